@@ -1,0 +1,398 @@
+"""rummykit benchmark: random play speed of the engine, and of peer engines for comparison.
+
+What is measured, each in this one process, with the same time budget (``--seconds``) per cell:
+
+* rummykit, for every rules preset and player count: whole deals of random play. A deal is
+  started with ``Deal.start(rules, players=n, dealer=i % n, seed=i, index=0)`` for
+  i = 0, 1, 2, ...; at every decision the action is drawn uniformly (one ``random.Random``
+  per cell, seeded with ``--seed``) from ``deal.legal_actions()`` and applied with
+  ``deal.push(action)``, until ``deal.is_over``. A decision is one player action (one push).
+  Dealing is inside the timed loop. deals/s and decisions/s are counts over the time taken.
+* rummykit copies: ``deal.copy()`` of a mid-game state (halfway, in decisions, through the
+  deal played from seed ``--seed``) per second, for every preset and player count.
+* Peers (two-player gin rummy only): OpenSpiel's ``gin_rummy`` and RLCard's ``gin-rummy``,
+  played the same way; see bench/peers.py for exactly how each is driven. A peer whose package
+  cannot be imported is reported as skipped and the bench goes on.
+* Ratios: rummykit classic 2-player decisions/s divided by each peer's decisions/s (and the
+  same for copies), with the targets: classic 2 players >= 50,000 decisions/s and
+  copy >= 200,000/s (checked on the classic 2-player cell).
+
+Every measurement plays whole deals until its budget is spent, after one untimed warm-up deal.
+A rummykit cell that raises (a preset not implemented yet, an engine bug, a deal that never
+ends) is reported as an error; the bench then exits with status 1.
+
+Usage::
+
+    python bench/run.py                      # table
+    python bench/run.py --json               # one JSON object on stdout, progress on stderr
+    python bench/run.py --seconds 0.5 --presets classic basic --players 2 4
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import sys
+from collections.abc import Callable, Sequence
+from importlib import metadata
+from typing import Any, TypedDict
+
+from peers import (
+    MAX_DECISIONS_PER_DEAL,
+    PEERS,
+    CopyRate,
+    DealTooLong,
+    Peer,
+    PeerUnavailable,
+    Rate,
+    time_copies,
+    time_deals,
+)
+
+PRESETS: tuple[str, ...] = ("basic", "one-deal", "classic", "rummy500", "limited-stock", "ramino")
+PLAYER_COUNTS: tuple[int, ...] = (2, 4, 6)
+
+TARGET_PRESET = "classic"
+TARGET_PLAYERS = 2
+TARGET_DECISIONS_PER_S = 50_000
+TARGET_COPIES_PER_S = 200_000
+
+ENGINE = "rummykit"
+
+
+class Cell(TypedDict, total=False):
+    """One engine x rules x player count measurement, as it appears in the JSON output."""
+
+    deals_per_s: float
+    decisions_per_s: float
+    deals: int
+    decisions: int
+    seconds: float
+    decisions_per_deal: float
+    copies_per_s: float
+    copies: int
+    copy_seconds: float
+    error: str
+
+
+# --------------------------------------------------------------------------------------------
+# rummykit measurements
+# --------------------------------------------------------------------------------------------
+
+
+def _load_rummykit() -> tuple[Any, Any]:
+    """Return (Rules, Deal) from rummykit; raise ImportError with the reason if unavailable."""
+    from rummykit.engine import Deal
+    from rummykit.rules import Rules
+
+    return Rules, Deal
+
+
+def _play_rummykit(deal: Any, rng: random.Random, stop_after: int | None = None) -> int:
+    """Play ``deal`` at random to its end (or until ``stop_after`` decisions); return decisions."""
+    decisions = 0
+    randrange = rng.randrange
+    legal_actions = deal.legal_actions
+    push = deal.push
+    while not deal.is_over:
+        if decisions == stop_after:
+            break
+        actions = legal_actions()
+        push(actions[randrange(len(actions))])
+        decisions += 1
+        if decisions > MAX_DECISIONS_PER_DEAL:
+            raise DealTooLong(f"deal did not end within {MAX_DECISIONS_PER_DEAL} decisions")
+    return decisions
+
+
+def measure_rummykit(
+    rules_cls: Any, deal_cls: Any, preset: str, players: int, seconds: float, seed: int
+) -> Rate:
+    """Random play of whole rummykit deals for one preset and player count."""
+    rules = rules_cls.preset(preset)
+    rng = random.Random(seed)
+
+    def play_deal(index: int) -> int:
+        deal = deal_cls.start(rules, players=players, dealer=index % players, seed=index, index=0)
+        return _play_rummykit(deal, rng)
+
+    return time_deals(play_deal, seconds)
+
+
+def measure_rummykit_copy(
+    rules_cls: Any, deal_cls: Any, preset: str, players: int, seconds: float, seed: int
+) -> CopyRate:
+    """``deal.copy()`` of a rummykit state halfway through a random deal."""
+    rules = rules_cls.preset(preset)
+
+    def start() -> Any:
+        return deal_cls.start(rules, players=players, dealer=0, seed=seed, index=0)
+
+    length = _play_rummykit(start(), random.Random(seed))
+    deal = start()
+    _play_rummykit(deal, random.Random(seed), stop_after=length // 2)
+    return time_copies(deal.copy, seconds)
+
+
+# --------------------------------------------------------------------------------------------
+# Output
+# --------------------------------------------------------------------------------------------
+
+HEADER = (
+    f"{'engine':<22} {'rules':<14} {'players':>7} {'deals/s':>10} {'decisions/s':>12} "
+    f"{'dec/deal':>9} {'copies/s':>11}  note"
+)
+
+
+def _fmt(value: float | None, digits: int = 0) -> str:
+    return "-" if value is None else f"{value:,.{digits}f}"
+
+
+def format_row(engine: str, rules: str, players: int, cell: Cell) -> str:
+    """One line of the table."""
+    if "error" in cell and "decisions_per_s" not in cell:
+        return f"{engine:<22} {rules:<14} {players:>7}  ERROR: {cell['error']}"
+    note = ""
+    if engine == ENGINE and rules == TARGET_PRESET and players == TARGET_PLAYERS:
+        note = "target " + ", ".join(_target_notes(cell))
+    if "error" in cell:
+        note = (note + "; " if note else "") + f"ERROR: {cell['error']}"
+    return (
+        f"{engine:<22} {rules:<14} {players:>7} {_fmt(cell.get('deals_per_s'), 1):>10} "
+        f"{_fmt(cell.get('decisions_per_s')):>12} {_fmt(cell.get('decisions_per_deal'), 1):>9} "
+        f"{_fmt(cell.get('copies_per_s')):>11}  {note}".rstrip()
+    )
+
+
+def _target_notes(cell: Cell) -> list[str]:
+    notes = []
+    decisions = cell.get("decisions_per_s")
+    if decisions is not None:
+        verdict = "met" if decisions >= TARGET_DECISIONS_PER_S else "MISSED"
+        notes.append(f"decisions/s >= {TARGET_DECISIONS_PER_S:,} {verdict}")
+    copies = cell.get("copies_per_s")
+    if copies is not None:
+        verdict = "met" if copies >= TARGET_COPIES_PER_S else "MISSED"
+        notes.append(f"copies/s >= {TARGET_COPIES_PER_S:,} {verdict}")
+    return notes
+
+
+def _version(package: str) -> str | None:
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+# --------------------------------------------------------------------------------------------
+# Main
+# --------------------------------------------------------------------------------------------
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    """Command-line options."""
+    parser = argparse.ArgumentParser(
+        description="Random-play speed of rummykit and of peer rummy engines."
+    )
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        default=2.0,
+        help="time budget of each measurement (default: 2.0)",
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="print one JSON object instead of a table"
+    )
+    parser.add_argument(
+        "--presets",
+        nargs="+",
+        default=list(PRESETS),
+        metavar="PRESET",
+        help=f"rummykit presets to measure (default: {' '.join(PRESETS)})",
+    )
+    parser.add_argument(
+        "--players",
+        nargs="+",
+        type=int,
+        default=list(PLAYER_COUNTS),
+        metavar="N",
+        help="player counts to measure for rummykit (default: 2 4 6)",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the action choices")
+    parser.add_argument("--no-peers", action="store_true", help="measure rummykit only")
+    args = parser.parse_args(argv)
+    if args.seconds <= 0:
+        parser.error("--seconds must be positive")
+    return args
+
+
+def add_rate(cell: Cell, rate: Rate) -> None:
+    """Store a play measurement in ``cell``."""
+    cell["deals_per_s"] = rate["deals_per_s"]
+    cell["decisions_per_s"] = rate["decisions_per_s"]
+    cell["deals"] = rate["deals"]
+    cell["decisions"] = rate["decisions"]
+    cell["seconds"] = rate["seconds"]
+    cell["decisions_per_deal"] = rate["decisions"] / rate["deals"]
+
+
+def add_copy_rate(cell: Cell, rate: CopyRate) -> None:
+    """Store a copy measurement in ``cell``."""
+    cell["copies_per_s"] = rate["copies_per_s"]
+    cell["copies"] = rate["copies"]
+    cell["copy_seconds"] = rate["seconds"]
+
+
+def run_rummykit(
+    args: argparse.Namespace,
+    say: Callable[[str], None],
+    results: dict[str, dict[str, dict[str, Cell]]],
+) -> tuple[dict[str, str], list[str]]:
+    """Measure every rummykit cell; return (skipped, errors)."""
+    skipped: dict[str, str] = {}
+    errors: list[str] = []
+    try:
+        rules_cls, deal_cls = _load_rummykit()
+    except Exception as exc:
+        skipped[ENGINE] = f"cannot import rummykit: {type(exc).__name__}: {exc}"
+        say(f"{ENGINE:<22} skipped: {skipped[ENGINE]}")
+        return skipped, [skipped[ENGINE]]
+    engine_results = results.setdefault(ENGINE, {})
+    for preset in args.presets:
+        for players in args.players:
+            cell: Cell = {}
+            try:
+                measured = (rules_cls, deal_cls, preset, players, args.seconds, args.seed)
+                add_rate(cell, measure_rummykit(*measured))
+                add_copy_rate(cell, measure_rummykit_copy(*measured))
+            except Exception as exc:
+                cell["error"] = f"{type(exc).__name__}: {exc}"
+                errors.append(f"{ENGINE} {preset} {players}p: {cell['error']}")
+            engine_results.setdefault(preset, {})[str(players)] = cell
+            say(format_row(ENGINE, preset, players, cell))
+    return skipped, errors
+
+
+def run_peer(peer: Peer, args: argparse.Namespace) -> Cell:
+    """Measure one peer; raises PeerUnavailable if its package is missing."""
+    cell: Cell = {}
+    add_rate(cell, peer.measure(args.seconds, args.seed))
+    if peer.measure_copy is not None:
+        add_copy_rate(cell, peer.measure_copy(args.seconds, args.seed))
+    return cell
+
+
+def compute_ratios(results: dict[str, dict[str, dict[str, Cell]]]) -> dict[str, float]:
+    """rummykit classic 2p rates divided by each peer's."""
+    ratios: dict[str, float] = {}
+    ours = results.get(ENGINE, {}).get(TARGET_PRESET, {}).get(str(TARGET_PLAYERS))
+    if ours is None:
+        return ratios
+    prefix = f"{TARGET_PRESET}_{TARGET_PLAYERS}p"
+    for peer in PEERS:
+        theirs = results.get(peer.name, {}).get(peer.rules, {}).get(str(peer.players))
+        if theirs is None:
+            continue
+        if "decisions_per_s" in ours and "decisions_per_s" in theirs:
+            ratios[f"{prefix}_vs_{peer.name}"] = ours["decisions_per_s"] / theirs["decisions_per_s"]
+        if "copies_per_s" in ours and "copies_per_s" in theirs:
+            ratios[f"{prefix}_copy_vs_{peer.name}"] = ours["copies_per_s"] / theirs["copies_per_s"]
+    return ratios
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the benchmark; return the exit status."""
+    args = parse_args(argv)
+    as_json: bool = args.json
+
+    def say(line: str) -> None:
+        """Progress and table lines: stdout for the table, stderr when stdout carries JSON."""
+        print(line, file=sys.stderr if as_json else sys.stdout, flush=True)
+
+    results: dict[str, dict[str, dict[str, Cell]]] = {}
+    say(f"rummykit bench: {args.seconds:g} s per measurement, Python {platform.python_version()}")
+    say(HEADER)
+    skipped, errors = run_rummykit(args, say, results)
+
+    peer_info: dict[str, str] = {}
+    if not args.no_peers:
+        for peer in PEERS:
+            peer_info[peer.name] = peer.description
+            try:
+                cell = run_peer(peer, args)
+            except PeerUnavailable as exc:
+                skipped[peer.name] = str(exc)
+                say(f"{peer.name:<22} skipped: {exc}")
+                continue
+            except Exception as exc:  # a peer's own failure must not stop the bench
+                skipped[peer.name] = f"failed: {type(exc).__name__}: {exc}"
+                say(f"{peer.name:<22} skipped: {skipped[peer.name]}")
+                continue
+            results.setdefault(peer.name, {}).setdefault(peer.rules, {})[str(peer.players)] = cell
+            say(format_row(peer.name, peer.rules, peer.players, cell))
+
+    ratios = compute_ratios(results)
+    target_cell = results.get(ENGINE, {}).get(TARGET_PRESET, {}).get(str(TARGET_PLAYERS), {})
+    targets: dict[str, Any] = {
+        "cell": f"{ENGINE} {TARGET_PRESET} {TARGET_PLAYERS}p",
+        "decisions_per_s": {
+            "target": TARGET_DECISIONS_PER_S,
+            "measured": target_cell.get("decisions_per_s"),
+            "met": target_cell.get("decisions_per_s", 0.0) >= TARGET_DECISIONS_PER_S,
+        },
+        "copies_per_s": {
+            "target": TARGET_COPIES_PER_S,
+            "measured": target_cell.get("copies_per_s"),
+            "met": target_cell.get("copies_per_s", 0.0) >= TARGET_COPIES_PER_S,
+        },
+    }
+
+    if as_json:
+        report = {
+            "seconds_per_measurement": args.seconds,
+            "seed": args.seed,
+            "python": platform.python_version(),
+            "platform": platform.platform(),
+            "versions": {
+                name: _version(name) for name in ("rummykit", "open_spiel", "rlcard", "numpy")
+            },
+            "peers": peer_info,
+            "results": results,
+            "ratios": ratios,
+            "targets": targets,
+            "skipped": skipped,
+            "errors": errors,
+        }
+        print(json.dumps(report, indent=2))
+    else:
+        print()
+        print(f"targets ({targets['cell']}):")
+        for key, label in (("decisions_per_s", "decisions/s"), ("copies_per_s", "copies/s")):
+            entry = targets[key]
+            measured = entry["measured"]
+            verdict = "met" if entry["met"] else "MISSED"
+            shown = "not measured" if measured is None else f"measured {measured:,.0f} {verdict}"
+            print(f"  {label:<12} >= {entry['target']:>9,}   {shown}")
+        print()
+        print(f"ratios ({ENGINE} {TARGET_PRESET} {TARGET_PLAYERS}p rate / peer rate):")
+        if not ratios:
+            print("  none (classic 2p or every peer missing)")
+        for key, value in ratios.items():
+            print(f"  {key:<48} {value:8.2f}x")
+        if skipped:
+            print()
+            print("skipped:")
+            for name, reason in skipped.items():
+                print(f"  {name}: {reason}")
+        if errors:
+            print()
+            print("errors:")
+            for error in errors:
+                print(f"  {error}")
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

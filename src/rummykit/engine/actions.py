@@ -1,0 +1,102 @@
+"""Actions and their notation (RULES.md "Card and action notation").
+
+>>> a = Action.parse("meld 5h 6h 7h")
+>>> str(a), a.kind
+('meld 5H 6H 7H', 'meld')
+>>> str(Action.parse("layoff ★ 2 LOW"))
+'layoff JK 2 low'
+>>> Action.parse(str(a)) == a
+True
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from rummykit.cards import CARDS, Card, format_cards
+from rummykit.errors import NotationError
+
+__all__ = ["DRAW_PILE", "DRAW_STOCK", "END", "Action"]
+
+KINDS = ("draw-stock", "draw-pile", "meld", "layoff", "discard", "end")
+
+
+class Action(NamedTuple):
+    """One player action. Immutable and hashable; ``str()`` gives the record notation."""
+
+    kind: str
+    """One of ``draw-stock``, ``draw-pile``, ``meld``, ``layoff``, ``discard``, ``end``."""
+    cards: tuple[int, ...] = ()
+    """The cards it names: the chosen pile card, the meld, the laid-off or discarded card."""
+    meld: int = 0
+    """For a lay-off: the meld's number, counted from 1 in the order melds reached the table."""
+    low: bool = False
+    """For a joker laid off on a run: at its low end."""
+
+    def __str__(self) -> str:
+        kind = self.kind
+        if kind == "draw-stock":
+            return "draw stock"
+        if kind == "draw-pile":
+            return "draw pile " + format_cards(self.cards) if self.cards else "draw pile"
+        if kind == "layoff":
+            return f"layoff {format_cards(self.cards)} {self.meld}" + (" low" if self.low else "")
+        if kind == "end":
+            return "end"
+        return f"{kind} {format_cards(self.cards)}"
+
+    @property
+    def card_objects(self) -> tuple[Card, ...]:
+        return tuple(CARDS[c] for c in self.cards)
+
+    @staticmethod
+    def parse(text: str) -> Action:
+        """Parse one action in the record notation; bad notation raises :class:`NotationError`."""
+        if not isinstance(text, str):
+            raise NotationError(f"an action is a string, not {type(text).__name__}")
+        words = text.split()
+        if not words:
+            raise NotationError("an empty action: write draw, meld, layoff, discard or end")
+        verb = words[0].lower()
+        rest = words[1:]
+        if verb == "draw":
+            if not rest or rest[0].lower() not in ("stock", "pile"):
+                raise NotationError(f"{text!r}: write 'draw stock' or 'draw pile'")
+            if rest[0].lower() == "stock":
+                if len(rest) != 1:
+                    raise NotationError(f"{text!r}: 'draw stock' takes nothing more")
+                return DRAW_STOCK
+            if len(rest) == 1:
+                return DRAW_PILE
+            if len(rest) != 2:
+                raise NotationError(f"{text!r}: write 'draw pile' or 'draw pile CARD'")
+            return Action("draw-pile", (Card.parse(rest[1]),))
+        if verb == "meld":
+            if not rest:
+                raise NotationError(f"{text!r}: name the cards of the meld")
+            return Action("meld", tuple(Card.parse(w) for w in rest))
+        if verb == "layoff":
+            low = len(rest) == 3 and rest[2].lower() == "low"
+            if len(rest) != 2 + low:
+                raise NotationError(f"{text!r}: write 'layoff CARD MELD' (and 'low' for a joker "
+                                    "at a run's low end)")
+            if not rest[1].isdigit() or int(rest[1]) < 1:
+                raise NotationError(f"{text!r}: the meld number counts from 1")
+            return Action("layoff", (Card.parse(rest[0]),), int(rest[1]), low)
+        if verb == "discard":
+            if len(rest) != 1:
+                raise NotationError(f"{text!r}: write 'discard CARD'")
+            return Action("discard", (Card.parse(rest[0]),))
+        if verb == "end":
+            if rest:
+                raise NotationError(f"{text!r}: 'end' takes nothing more")
+            return END
+        raise NotationError(
+            f"{text!r}: unknown action {words[0]!r}; the actions are draw, meld, layoff, "
+            "discard and end"
+        )
+
+
+DRAW_STOCK = Action("draw-stock")
+DRAW_PILE = Action("draw-pile")
+END = Action("end")

@@ -1,0 +1,159 @@
+"""The match: deals one after another until the rules' end, with totals and dealers.
+
+>>> from rummykit.rules import preset
+>>> m = Match(preset("one-deal"), players=["Anna", "Bruno"], seed=3)
+>>> m.deal.to_move == (m.deal.dealer + 1) % 2
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from rummykit.engine.actions import Action
+from rummykit.engine.deal import Deal, DealResult, Layout
+from rummykit.errors import IllegalActionError, RulesError
+from rummykit.rules import Rules
+
+__all__ = ["Match"]
+
+
+class Match:
+    """A whole match: the current deal, the finished ones and the running totals."""
+
+    def __init__(
+        self, rules: Rules, *, players: int | Sequence[str], seed: int = 0,
+        first_dealer: int | None = None, layout: Layout | None = None,
+    ) -> None:
+        names = [f"Player {i + 1}" for i in range(players)] if isinstance(players, int) else list(
+            players)
+        if not 2 <= len(names) <= 6:
+            raise RulesError(f"{len(names)} players: Rummy is played by 2 to 6")
+        self.rules = rules
+        self.names = names
+        self.players = len(names)
+        self.seed = seed
+        self.totals = [0] * self.players
+        self.active = [True] * self.players
+        self.finished: list[Deal] = []
+        self.dealers: list[int] = []
+        self._over = False
+        self._winner: int | None = None
+        self.auto_deal = True
+        """Deal the next deal as soon as one ends (records turn this off to use their layouts)."""
+        if first_dealer is None:
+            if rules.first_dealer == "random":
+                first_dealer = random.Random(f"rummykit/dealer/{seed}").randrange(self.players)
+            else:
+                first_dealer = 0
+        if not 0 <= first_dealer < self.players:
+            raise RulesError(f"dealer {first_dealer} is not a seat (0 to {self.players - 1})")
+        self.deal = self._new_deal(first_dealer, layout)
+
+    def _new_deal(self, dealer: int, layout: Layout | None) -> Deal:
+        index = len(self.finished)
+        self.dealers.append(dealer)
+        if layout is None:
+            return Deal.start(self.rules, players=self.players, dealer=dealer, seed=self.seed,
+                              index=index, active=self.active)
+        return Deal(self.rules, players=self.players, dealer=dealer, layout=layout,
+                    seed=self.seed, index=index, active=self.active)
+
+    # -- reading -----------------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        return self._over
+
+    @property
+    def winner(self) -> int | None:
+        """The match's winner once it is over (None while it goes on, or on a tie)."""
+        return self._winner
+
+    @property
+    def deal_number(self) -> int:
+        """The current deal's number, counted from 1."""
+        return len(self.finished) + (0 if self._over else 1)
+
+    @property
+    def target(self) -> int | None:
+        return self.rules.target_for(self.players)
+
+    def next_dealer(self) -> int:
+        """Who deals after the current deal, by the rules."""
+        deal = self.deal
+        result = deal.result
+        if self.rules.next_dealer == "winner" and result is not None and result.winner is not None:
+            return result.winner
+        seat = (deal.dealer + 1) % self.players
+        while not self.active[seat]:
+            seat = (seat + 1) % self.players
+        return seat
+
+    # -- playing -----------------------------------------------------------------------
+
+    def apply(self, action: Action | str) -> Action:
+        """Check and play an action in the current deal; a finished deal is scored and the
+        next one dealt. Illegal actions raise and change nothing."""
+        if self._over:
+            raise IllegalActionError("the match is over")
+        played = self.deal.apply(action)
+        if self.deal.is_over:
+            self._close_deal()
+        return played
+
+    def push(self, action: Action) -> None:
+        """Play an engine-generated action without checking it."""
+        self.deal.push(action)
+        if self.deal.is_over:
+            self._close_deal()
+
+    def start_next_deal(self, *, dealer: int | None = None, layout: Layout | None = None) -> None:
+        """Deal the next deal (called by :meth:`apply`; records use it with their layout)."""
+        if self._over:
+            raise IllegalActionError("the match is over")
+        self.deal = self._new_deal(self.next_dealer() if dealer is None else dealer, layout)
+
+    def _close_deal(self) -> None:
+        result = self.deal.result
+        assert result is not None
+        self.finished.append(self.deal)
+        for seat, points in enumerate(result.points):
+            self.totals[seat] += points
+        self._check_end(result)
+        if not self._over and self.auto_deal:
+            self.deal = self._new_deal(self.next_dealer(), None)
+
+    def _check_end(self, result: DealResult) -> None:
+        rules = self.rules
+        target = self.target
+        strict = rules.target_strict
+
+        def reached(total: int) -> bool:
+            return target is not None and (total > target if strict else total >= target)
+
+        end = rules.match_end
+        if end == "one-deal":
+            self._end(result.winner)
+        elif end == "elimination":
+            for seat in range(self.players):
+                if self.active[seat] and reached(self.totals[seat]):
+                    self.active[seat] = False
+            alive = [s for s in range(self.players) if self.active[s]]
+            if len(alive) <= 1:
+                self._end(alive[0] if alive else None)
+        else:
+            done = any(reached(t) for t in self.totals)
+            if end == "dealt-once" and len(self.finished) >= self.players:
+                done = True
+            if rules.deals is not None and len(self.finished) >= rules.deals:
+                done = True
+            if done:
+                best = max(self.totals)
+                leaders = [s for s, t in enumerate(self.totals) if t == best]
+                self._end(leaders[0] if len(leaders) == 1 else None)
+
+    def _end(self, winner: int | None) -> None:
+        self._over = True
+        self._winner = winner

@@ -1,0 +1,438 @@
+"""Melds: checking a meld or a lay-off, listing the melds a hand can form, and the best
+partition of a hand (the least deadwood).
+
+A run's cards are held in order, so a joker's place fixes the card it stands for. Run
+positions go from 1 (a low ace) to 13 (king), or 14 (a high ace) when the rules let aces
+be high. A set's jokers stand for suits the set lacks.
+
+>>> from rummykit.rules import preset
+>>> from rummykit.cards import parse_cards
+>>> m = make_meld(parse_cards(["QH", "KH", "AH"]), preset("rummy500"), owner=0)
+>>> m.kind, m.low, m.high
+('run', 12, 14)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from rummykit.cards import JOKER_CODE, RANK_NAMES, SUIT_NAMES, format_cards
+from rummykit.errors import IllegalActionError
+from rummykit.rules import Rules
+
+__all__ = [
+    "Meld",
+    "best_deadwood",
+    "card_points",
+    "find_melds",
+    "hand_points",
+    "layoff",
+    "make_meld",
+    "meld_points",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    """A meld on the table. Frozen: a lay-off makes a new one."""
+
+    kind: str  # "set" or "run"
+    cards: tuple[int, ...]
+    """The cards; in a run from the low end up, jokers in the places they fill."""
+    layers: tuple[int, ...]
+    """Who laid each card (parallel to ``cards``): lay-offs score for who laid them."""
+    owner: int
+    """The player who laid the meld down."""
+    rank: int = 0
+    """A set's rank (1-13)."""
+    suit: int = 0
+    """A run's suit (0-3)."""
+    low: int = 0
+    """A run's lowest position (1 = low ace)."""
+    high: int = 0
+    """A run's highest position (14 = high ace)."""
+
+    def __str__(self) -> str:
+        return format_cards(self.cards)
+
+    def represented(self) -> list[str]:
+        """What each card stands for, in notation: jokers become the card they fill."""
+        if self.kind == "run":
+            return [_pos_name(self.low + i, self.suit) for i in range(len(self.cards))]
+        missing = [s for s in range(4) if not any(
+            c != JOKER_CODE and c // 13 == s for c in self.cards)]
+        out = []
+        for c in self.cards:
+            if c == JOKER_CODE:
+                out.append(RANK_NAMES[self.rank] + SUIT_NAMES[missing.pop(0)] if missing else "JK")
+            else:
+                out.append(RANK_NAMES[c % 13 + 1] + SUIT_NAMES[c // 13])
+        return out
+
+
+def _pos_name(position: int, suit: int) -> str:
+    rank = 1 if position == 14 else position
+    return RANK_NAMES[rank] + SUIT_NAMES[suit]
+
+
+# -- points --------------------------------------------------------------------------
+
+
+def card_points(code: int, rules: Rules) -> int:
+    """A card's points in hand: jokers, aces and court cards by the rules, others pip."""
+    if code == JOKER_CODE:
+        return rules.joker_points
+    rank = code % 13 + 1
+    if rank == 1:
+        return rules.ace_points
+    return rules.court_points if rank > 10 else rank
+
+
+def hand_points(hand: Iterable[int], rules: Rules) -> int:
+    """The points of the cards in a hand."""
+    return sum(card_points(c, rules) for c in hand)
+
+
+def _rank_points(rank: int, rules: Rules) -> int:
+    if rank == 1:
+        return rules.ace_points
+    return rules.court_points if rank > 10 else rank
+
+
+def _position_points(position: int, rules: Rules) -> int:
+    if position == 1:
+        return rules.ace_low_run_points
+    if position == 14:
+        return rules.ace_points
+    return rules.court_points if position > 10 else position
+
+
+def meld_card_points(meld: Meld) -> Iterable[tuple[int, int]]:
+    """(index, position or rank) pairs; see :func:`meld_points`."""
+    if meld.kind == "run":
+        return ((i, meld.low + i) for i in range(len(meld.cards)))
+    return ((i, meld.rank) for i in range(len(meld.cards)))
+
+
+def meld_points(meld: Meld, rules: Rules, by: int | None = None) -> int:
+    """The points of a meld's cards (of those laid by ``by`` if given).
+
+    A joker counts as the card it stands for; an ace counts ``ace_low_run_points`` at the
+    low end of a run and ``ace_points`` elsewhere.
+    """
+    total = 0
+    for i, pos in meld_card_points(meld):
+        if by is not None and meld.layers[i] != by:
+            continue
+        total += _position_points(pos, rules) if meld.kind == "run" else _rank_points(pos, rules)
+    return total
+
+
+# -- checking ------------------------------------------------------------------------
+
+
+def make_meld(cards: Sequence[int], rules: Rules, owner: int) -> Meld:
+    """The meld these cards form, or :class:`IllegalActionError` saying why not.
+
+    Cards whose natural cards all share a rank form a set; otherwise a run, read in the
+    order written.
+    """
+    naturals = [c for c in cards if c != JOKER_CODE]
+    shown = format_cards(cards)
+    if not naturals:
+        raise IllegalActionError(f"{shown} is not a meld: a meld needs a natural card")
+    ranks = {c % 13 for c in naturals}
+    if len(ranks) == 1 and (len(naturals) > 1 or len(cards) <= rules.set_max):
+        return _make_set(cards, naturals, rules, owner, shown)
+    return _make_run(cards, naturals, rules, owner, shown)
+
+
+def _make_set(
+    cards: Sequence[int], naturals: list[int], rules: Rules, owner: int, shown: str
+) -> Meld:
+    if not rules.set_min <= len(cards) <= rules.set_max:
+        raise IllegalActionError(
+            f"{shown} is not a meld: a set is {rules.set_min} to {rules.set_max} cards of one rank"
+        )
+    suits = [c // 13 for c in naturals]
+    if len(set(suits)) != len(suits):
+        raise IllegalActionError(f"{shown} is not a meld: the suits of a set must all differ")
+    ordered = tuple(sorted(naturals)) + (JOKER_CODE,) * (len(cards) - len(naturals))
+    return Meld("set", ordered, (owner,) * len(cards), owner, rank=naturals[0] % 13 + 1)
+
+
+def _make_run(
+    cards: Sequence[int], naturals: list[int], rules: Rules, owner: int, shown: str
+) -> Meld:
+    if len({c // 13 for c in naturals}) > 1:
+        raise IllegalActionError(
+            f"{shown} is not a meld: a set is cards of one rank, a run cards of one suit"
+        )
+    if len(cards) < rules.run_min:
+        raise IllegalActionError(
+            f"{shown} is not a meld: a run is {rules.run_min} or more cards in sequence"
+        )
+    top = 14 if rules.high_aces else 13
+    first = next(i for i, c in enumerate(cards) if c != JOKER_CODE)
+    rank = cards[first] % 13 + 1
+    starts = [rank - first] + ([14 - first] if rank == 1 and rules.high_aces else [])
+    for low in starts:
+        high = low + len(cards) - 1
+        if low < 1 or high > top:
+            continue
+        if all(
+            c == JOKER_CODE or _fits(c % 13 + 1, low + i, rules) for i, c in enumerate(cards)
+        ):
+            return Meld(
+                "run", tuple(cards), (owner,) * len(cards), owner,
+                suit=naturals[0] // 13, low=low, high=high,
+            )
+    if rules.high_aces:
+        why = "cards of one suit in sequence, the ace low or high but never K-A-2"
+    else:
+        why = "cards of one suit in sequence, with the ace low only (A-2-3)"
+    raise IllegalActionError(f"{shown} is not a meld: a run is {why}, written in order")
+
+
+def _fits(rank: int, position: int, rules: Rules) -> bool:
+    return rank == position or (rank == 1 and position == 14 and rules.high_aces)
+
+
+def layoff(meld: Meld, code: int, rules: Rules, by: int, low: bool = False) -> Meld:
+    """The meld with ``code`` laid off on it, or :class:`IllegalActionError`.
+
+    A joker extends a run at its high end, or its low end with ``low``.
+    """
+    card_text = format_cards([code])
+    if meld.kind == "set":
+        size = len(meld.cards)
+        if size >= rules.set_max:
+            raise IllegalActionError(
+                f"{card_text} does not fit: a set holds at most {rules.set_max} cards"
+            )
+        if code != JOKER_CODE:
+            if code % 13 + 1 != meld.rank:
+                raise IllegalActionError(
+                    f"{card_text} does not fit: the set is of {RANK_NAMES[meld.rank]}s"
+                )
+            if any(c != JOKER_CODE and c // 13 == code // 13 for c in meld.cards):
+                raise IllegalActionError(
+                    f"{card_text} does not fit: the set has that suit already"
+                )
+        cards = (*meld.cards, code)
+        pairs = sorted(zip(cards, (*meld.layers, by), strict=True),
+                       key=lambda p: (p[0] == JOKER_CODE, p[0]))
+        return Meld("set", tuple(p[0] for p in pairs), tuple(p[1] for p in pairs),
+                    meld.owner, rank=meld.rank)
+    top = 14 if rules.high_aces else 13
+    if code == JOKER_CODE:
+        if low:
+            if meld.low <= 1:
+                raise IllegalActionError("JK does not fit: the run cannot go lower")
+            return _extend(meld, code, by, at_low=True)
+        if meld.high >= top:
+            raise IllegalActionError(
+                f"JK does not fit: the run cannot go higher (write 'layoff JK N low' for its "
+                "low end)"
+            )
+        return _extend(meld, code, by, at_low=False)
+    if code // 13 != meld.suit:
+        raise IllegalActionError(f"{card_text} does not fit: the run is in {SUIT_NAMES[meld.suit]}")
+    rank = code % 13 + 1
+    if not low and meld.high < top and _fits(rank, meld.high + 1, rules):
+        return _extend(meld, code, by, at_low=False)
+    if meld.low > 1 and _fits(rank, meld.low - 1, rules):
+        return _extend(meld, code, by, at_low=True)
+    raise IllegalActionError(
+        f"{card_text} does not fit: a lay-off on a run must extend it at one end"
+        + ("" if rules.high_aces else " (aces are low only)")
+    )
+
+
+def _extend(meld: Meld, code: int, by: int, *, at_low: bool) -> Meld:
+    if at_low:
+        return Meld("run", (code, *meld.cards), (by, *meld.layers), meld.owner,
+                    suit=meld.suit, low=meld.low - 1, high=meld.high)
+    return Meld("run", (*meld.cards, code), (*meld.layers, by), meld.owner,
+                suit=meld.suit, low=meld.low, high=meld.high + 1)
+
+
+# -- listing the melds of a hand -----------------------------------------------------
+
+
+@lru_cache(maxsize=None)
+def _intervals(mask: int, run_min: int) -> tuple[tuple[int, int], ...]:
+    """Every interval of consecutive set bits (positions 1..14) of length >= run_min."""
+    out = []
+    pos = 1
+    while pos <= 14:
+        if mask >> pos & 1:
+            start = pos
+            while pos <= 14 and mask >> pos & 1:
+                pos += 1
+            end = pos - 1
+            for lo in range(start, end - run_min + 2):
+                for hi in range(lo + run_min - 1, end + 1):
+                    out.append((lo, hi))
+        else:
+            pos += 1
+    return tuple(out)
+
+
+@lru_cache(maxsize=None)
+def _subsets(mask: int, set_min: int, set_max: int) -> tuple[tuple[int, ...], ...]:
+    """Subsets (as suit tuples) of a 4-bit suit mask with set_min..set_max members."""
+    suits = [s for s in range(4) if mask >> s & 1]
+    out = []
+    for sub in range(1, 16):
+        if sub & mask == sub and set_min <= sub.bit_count() <= set_max:
+            out.append(tuple(s for s in suits if sub >> s & 1))
+    return tuple(out)
+
+
+def find_melds(hand: Sequence[int], rules: Rules) -> list[tuple[int, ...]]:
+    """Every distinct meld the hand can form, each as its cards in notation order.
+
+    Without jokers: every set of ``set_min``..``set_max`` suits of a rank and every run
+    of ``run_min`` or more. With jokers, also every way to fill gaps (or replace natural
+    cards) with the jokers the hand holds.
+    """
+    suit_masks = [0, 0, 0, 0]
+    rank_masks = [0] * 14
+    jokers = 0
+    for c in hand:
+        if c == JOKER_CODE:
+            jokers += 1
+            continue
+        s, r = divmod(c, 13)
+        suit_masks[s] |= 2 << r
+        rank_masks[r + 1] |= 1 << s
+    if jokers:
+        return _find_with_jokers(suit_masks, rank_masks, jokers, rules)
+    out: list[tuple[int, ...]] = []
+    set_min, set_max = rules.set_min, rules.set_max
+    for rank in range(1, 14):
+        m = rank_masks[rank]
+        if m.bit_count() >= set_min:
+            for suits in _subsets(m, set_min, set_max):
+                out.append(tuple(s * 13 + rank - 1 for s in suits))
+    high = rules.high_aces
+    run_min = rules.run_min
+    for s in range(4):
+        m = suit_masks[s]
+        if high and m & 2:
+            m |= 1 << 14
+        if m.bit_count() < run_min:
+            continue
+        base = s * 13 - 1
+        for lo, hi in _intervals(m, run_min):
+            out.append(tuple(base + (1 if p == 14 else p) for p in range(lo, hi + 1)))
+    return out
+
+
+def _find_with_jokers(
+    suit_masks: list[int], rank_masks: list[int], jokers: int, rules: Rules
+) -> list[tuple[int, ...]]:
+    out: list[tuple[int, ...]] = []
+    for rank in range(1, 14):
+        m = rank_masks[rank]
+        if not m:
+            continue
+        for sub in range(1, 16):
+            if sub & m != sub:
+                continue
+            k = sub.bit_count()
+            naturals = tuple(s * 13 + rank - 1 for s in range(4) if sub >> s & 1)
+            for size in range(max(rules.set_min, k), min(rules.set_max, k + jokers) + 1):
+                out.append(naturals + (JOKER_CODE,) * (size - k))
+    top = 14 if rules.high_aces else 13
+    for s in range(4):
+        m = suit_masks[s]
+        if not m:
+            continue
+        if rules.high_aces and m & 2:
+            m |= 1 << 14
+        for lo in range(1, top + 1):
+            for hi in range(lo + rules.run_min - 1, top + 1):
+                length = hi - lo + 1
+                present = [p for p in range(lo, hi + 1) if m >> p & 1]
+                if lo == 1 and hi == 14:
+                    continue  # both aces of one suit would be needed: one deck has one
+                missing = length - len(present)
+                if missing > jokers or not present:
+                    continue
+                if len(present) == 1 and length <= rules.set_max:
+                    continue  # one natural and jokers reads as a set in notation
+                spare = jokers - missing
+                for replaced in _replacements(present, spare, length):
+                    out.append(tuple(
+                        JOKER_CODE if (p in replaced or not m >> p & 1)
+                        else s * 13 + (0 if p == 14 else p - 1)
+                        for p in range(lo, hi + 1)
+                    ))
+    return out
+
+
+def _replacements(present: list[int], spare: int, length: int) -> list[frozenset[int]]:
+    """Ways to put up to ``spare`` jokers in place of natural cards, keeping the run
+    readable as a run (at least two naturals, or longer than a set can be)."""
+    from itertools import combinations
+
+    out = [frozenset()]
+    for k in range(1, min(spare, len(present) - 1) + 1):
+        for combo in combinations(present, k):
+            if len(present) - k >= 2:
+                out.append(frozenset(combo))
+    return out
+
+
+# -- the best partition of a hand ----------------------------------------------------
+
+
+def best_deadwood(hand: Sequence[int], rules: Rules) -> tuple[int, list[tuple[int, ...]]]:
+    """The least hand points left after laying down disjoint melds, and those melds.
+
+    >>> from rummykit.rules import preset
+    >>> from rummykit.cards import parse_cards
+    >>> best_deadwood(parse_cards("5H 6H 7H 7C 7D KS".split()), preset("basic"))
+    (10, [(17, 18, 19), (6, 19, 32)])
+    """
+    counts: dict[int, int] = {}
+    for c in hand:
+        counts[c] = counts.get(c, 0) + 1
+    candidates = find_melds(hand, rules)
+    memo: dict[tuple[int, ...], tuple[int, list[tuple[int, ...]]]] = {}
+
+    def solve(remaining: tuple[int, ...]) -> tuple[int, list[tuple[int, ...]]]:
+        if remaining in memo:
+            return memo[remaining]
+        best = (hand_points(remaining, rules), [])
+        if remaining:
+            first = remaining[0]
+            rest_counts: dict[int, int] = {}
+            for c in remaining:
+                rest_counts[c] = rest_counts.get(c, 0) + 1
+            # Either the first card stays deadwood, or it goes into some meld.
+            skip = solve(remaining[1:])
+            if skip[0] + card_points(first, rules) < best[0]:
+                best = (skip[0] + card_points(first, rules), skip[1])
+            for meld in candidates:
+                if first not in meld:
+                    continue
+                need: dict[int, int] = {}
+                for c in meld:
+                    need[c] = need.get(c, 0) + 1
+                if any(rest_counts.get(c, 0) < k for c, k in need.items()):
+                    continue
+                left = list(remaining)
+                for c in meld:
+                    left.remove(c)
+                sub = solve(tuple(left))
+                if sub[0] < best[0]:
+                    best = (sub[0], [meld, *sub[1]])
+        memo[remaining] = best
+        return best
+
+    return solve(tuple(sorted(hand)))

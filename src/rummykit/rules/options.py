@@ -1,0 +1,412 @@
+"""The rules object: every row of RULES.md as one validated option.
+
+A :class:`Rules` is frozen and keyword-only. Presets are instances of it (see
+:mod:`rummykit.rules.presets`); a variant is ``rules.replace(melds_per_turn="many")``.
+Each option has a string form, so ``str(rules)`` round-trips through :meth:`Rules.parse`:
+
+>>> from rummykit.rules import Rules
+>>> r = Rules.parse("classic(melds_per_turn=many, aces=high-low)")
+>>> str(r)
+'classic(melds_per_turn=many,aces=high-low)'
+>>> Rules.parse(str(r)) == r
+True
+
+Options given per player count (hand sizes, targets, refill limits) take one number for
+every count or five numbers for 2 to 6 players, separated by ``/``: ``hand_size=10/7/7/6/6``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from rummykit.errors import RulesError
+
+__all__ = ["OPTION_HELP", "PerCount", "Rules"]
+
+PerCount = tuple[int, int, int, int, int]
+"""A value for each player count 2, 3, 4, 5 and 6."""
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 6
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Rules:
+    """Every rule of a Rummy variant. Build one from a preset; see RULES.md for each row."""
+
+    preset_name: str = field(default="basic", compare=False)
+    """The preset this rules object started from; ``str()`` prints options against it."""
+
+    # The deck and the deal.
+    decks: int = 1
+    jokers: int = 0
+    hand_size: PerCount = (10, 7, 7, 6, 6)
+    first_dealer: Literal["random", "first"] = "first"
+    next_dealer: Literal["left", "winner"] = "left"
+
+    # Melds.
+    aces: Literal["low", "high-low"] = "low"
+    set_min: int = 3
+    set_max: int = 4
+    run_min: int = 3
+
+    # The turn.
+    draw_pile: Literal["top", "any"] = "top"
+    melds_per_turn: Literal["one", "many"] = "many"
+    taken_discard: Literal["forbidden", "last-card"] = "forbidden"
+    pile_card_must_be_used: bool = False
+    last_discard: Literal["optional", "required"] = "optional"
+    opening: int = 0
+
+    # When the stock runs out.
+    stock_out: Literal["turn-over", "refill", "end"] = "turn-over"
+    turn_overs: int = 3
+    refills: PerCount = (1, 1, 1, 2, 3)
+
+    # Scoring.
+    scoring: Literal["collect", "melded", "penalty"] = "collect"
+    ace_points: int = 1
+    ace_low_run_points: int = 1
+    court_points: int = 10
+    joker_points: int = 25
+    rummy_multiplier: int = 2
+
+    # The match.
+    match_end: Literal["target", "one-deal", "dealt-once", "elimination"] = "target"
+    target: PerCount | None = (100, 100, 100, 100, 100)
+    target_strict: bool = False
+    deals: int | None = None
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            if f.name == "preset_name":
+                continue
+            value = getattr(self, f.name)
+            spec = _SPECS[f.name]
+            checked = spec.check(f.name, value)
+            if checked is not value:
+                object.__setattr__(self, f.name, checked)
+        self._check_consistency()
+
+    def _check_consistency(self) -> None:
+        if self.set_max < self.set_min:
+            raise RulesError(f"set_max={self.set_max} is below set_min={self.set_min}")
+        if self.set_max > 4 * self.decks and self.decks == 1:
+            raise RulesError("set_max above 4 needs more than one deck")
+        if self.set_max > 4:
+            raise RulesError("set_max above 4: a set's suits must all differ, so 4 at most")
+        deck = 52 * self.decks + self.jokers
+        for players, size in zip(range(MIN_PLAYERS, MAX_PLAYERS + 1), self.hand_size, strict=True):
+            if players * size + 2 > deck:
+                raise RulesError(
+                    f"hand_size={size} for {players} players needs {players * size + 2} cards "
+                    f"(hands, the first discard and one in stock); the deck has {deck}"
+                )
+        if self.match_end == "elimination" and self.scoring != "penalty":
+            raise RulesError("match_end=elimination needs scoring=penalty (totals are penalties)")
+        if self.match_end in ("target", "elimination") and self.target is None and (
+            self.deals is None or self.match_end == "elimination"
+        ):
+            raise RulesError(f"match_end={self.match_end} needs a target or a number of deals")
+        if self.match_end != "target" and self.deals is not None:
+            raise RulesError(f"deals= is a way to end match_end=target, not {self.match_end}")
+        if self.stock_out == "end" and self.draw_pile != "any":
+            raise RulesError(
+                "stock_out=end ends the deal when the player to draw declines the pile, "
+                "which needs draw_pile=any"
+            )
+
+    # -- string and JSON forms -------------------------------------------------------
+
+    def options(self) -> dict[str, Any]:
+        """The options that differ from this rules object's preset, in their JSON form."""
+        from rummykit.rules.presets import PRESETS
+
+        base = PRESETS[self.preset_name]
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            if f.name == "preset_name":
+                continue
+            value = getattr(self, f.name)
+            if value != getattr(base, f.name):
+                out[f.name] = _SPECS[f.name].to_json(value)
+        return out
+
+    def to_json(self) -> str | dict[str, Any]:
+        """The record form: the preset name alone, or an object with the changed options."""
+        opts = self.options()
+        if not opts:
+            return self.preset_name
+        return {"preset": self.preset_name, **opts}
+
+    @classmethod
+    def from_json(cls, data: object) -> Rules:
+        """Read the record form; unknown presets and options are errors that name them."""
+        from rummykit.rules.presets import preset
+
+        if isinstance(data, str):
+            return preset(data)
+        if not isinstance(data, Mapping):
+            raise RulesError("rules must be a preset name or an object with a 'preset' key")
+        if "preset" not in data or not isinstance(data["preset"], str):
+            raise RulesError("a rules object needs a 'preset' key with a preset name")
+        options = {k: v for k, v in data.items() if k != "preset"}
+        return preset(data["preset"]).replace(**options)
+
+    def __str__(self) -> str:
+        opts = self.options()
+        if not opts:
+            return self.preset_name
+        body = ",".join(f"{k}={_SPECS[k].to_text(getattr(self, k))}" for k in opts)
+        return f"{self.preset_name}({body})"
+
+    @classmethod
+    def parse(cls, text: str) -> Rules:
+        """Parse ``preset`` or ``preset(option=value, ...)``."""
+        from rummykit.rules.presets import preset
+
+        text = text.strip()
+        name, sep, rest = text.partition("(")
+        base = preset(name.strip())
+        if not sep:
+            return base
+        if not rest.endswith(")"):
+            raise RulesError(f"{text!r}: options go in parentheses, closed with ')'")
+        body = rest[:-1].strip()
+        options: dict[str, object] = {}
+        if body:
+            for part in body.split(","):
+                key, eq, value = part.partition("=")
+                key = key.strip()
+                if not eq:
+                    raise RulesError(f"{part.strip()!r}: write option=value")
+                if key in options:
+                    raise RulesError(f"option {key!r} is given twice")
+                spec = _SPECS.get(key)
+                if spec is None:
+                    raise RulesError(_unknown(key))
+                options[key] = spec.from_text(key, value.strip())
+        return base.replace(**options)
+
+    @classmethod
+    def preset(cls, name: str) -> Rules:
+        """The preset of RULES.md with this name."""
+        from rummykit.rules.presets import preset
+
+        return preset(name)
+
+    def replace(self, **options: object) -> Rules:
+        """A copy with some options changed; unknown options are errors that name them."""
+        for key in options:
+            if key not in _SPECS:
+                raise RulesError(_unknown(key))
+        return dataclasses.replace(self, **options)  # type: ignore[arg-type]
+
+    # -- per player count ------------------------------------------------------------
+
+    def hand_size_for(self, players: int) -> int:
+        return self.hand_size[players - MIN_PLAYERS]
+
+    def refills_for(self, players: int) -> int:
+        return self.refills[players - MIN_PLAYERS]
+
+    def target_for(self, players: int) -> int | None:
+        return None if self.target is None else self.target[players - MIN_PLAYERS]
+
+    @property
+    def deck_size(self) -> int:
+        return 52 * self.decks + self.jokers
+
+    @property
+    def high_aces(self) -> bool:
+        return self.aces == "high-low"
+
+
+def _unknown(key: str) -> str:
+    known = ", ".join(_SPECS)
+    return f"unknown option {key!r}; the options are: {known}"
+
+
+# -- option specs: one place that knows each option's values and forms -----------------
+
+
+@dataclass(frozen=True)
+class _Spec:
+    kind: str  # "choice", "int", "bool", "per-count", "per-count-or-none", "int-or-none"
+    help: str
+    choices: tuple[str, ...] = ()
+    low: int = 0
+    high: int = 10_000
+
+    def check(self, name: str, value: object) -> object:
+        if self.kind == "choice":
+            if value not in self.choices:
+                raise RulesError(
+                    f"{name}={value!r} is not allowed; choose one of: {', '.join(self.choices)}"
+                )
+            return value
+        if self.kind == "bool":
+            if not isinstance(value, bool):
+                raise RulesError(f"{name} must be true or false, not {value!r}")
+            return value
+        if self.kind in ("int-or-none", "per-count-or-none") and value is None:
+            return None
+        if self.kind in ("int", "int-or-none"):
+            return self._int(name, value)
+        # per-count
+        if isinstance(value, int) and not isinstance(value, bool):
+            value = (value,) * 5
+        if isinstance(value, list):
+            value = tuple(value)
+        if not isinstance(value, tuple) or len(value) != 5:
+            raise RulesError(
+                f"{name} takes one number or five (for 2 to 6 players), not {value!r}"
+            )
+        return tuple(self._int(name, v) for v in value)
+
+    def _int(self, name: str, value: object) -> int:
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise RulesError(f"{name} must be a whole number, not {value!r}")
+        if not self.low <= value <= self.high:
+            raise RulesError(f"{name}={value} is out of range ({self.low} to {self.high})")
+        return value
+
+    def to_json(self, value: object) -> object:
+        if isinstance(value, tuple):
+            return value[0] if len(set(value)) == 1 else list(value)
+        return value
+
+    def to_text(self, value: object) -> str:
+        if value is None:
+            return "none"
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        if isinstance(value, tuple):
+            return str(value[0]) if len(set(value)) == 1 else "/".join(map(str, value))
+        return str(value)
+
+    def from_text(self, name: str, text: str) -> object:
+        if self.kind == "choice":
+            return text
+        if self.kind == "bool":
+            if text.lower() in ("true", "yes", "1"):
+                return True
+            if text.lower() in ("false", "no", "0"):
+                return False
+            raise RulesError(f"{name} must be true or false, not {text!r}")
+        if text.lower() == "none" and self.kind.endswith("or-none"):
+            return None
+        try:
+            numbers = [int(part) for part in text.split("/")]
+        except ValueError:
+            raise RulesError(f"{name}={text!r}: not a number") from None
+        if self.kind.startswith("per-count"):
+            return numbers[0] if len(numbers) == 1 else tuple(numbers)
+        if len(numbers) != 1:
+            raise RulesError(f"{name}={text!r}: one number")
+        return numbers[0]
+
+
+_SPECS: dict[str, _Spec] = {
+    "decks": _Spec("int", "how many 52-card decks are shuffled together", low=1, high=2),
+    "jokers": _Spec("int", "jokers added to the deck; a joker is wild in melds", low=0, high=4),
+    "hand_size": _Spec("per-count", "cards dealt to each player, by player count", low=1, high=20),
+    "first_dealer": _Spec(
+        "choice", "who deals first: seat 0 (first) or a seat drawn from the seed (random)",
+        ("random", "first"),
+    ),
+    "next_dealer": _Spec(
+        "choice", "who deals the next deal: the player on the left or the deal's winner",
+        ("left", "winner"),
+    ),
+    "aces": _Spec(
+        "choice", "aces in runs: low only (A-2-3), or low and high (Q-K-A), never K-A-2",
+        ("low", "high-low"),
+    ),
+    "set_min": _Spec("int", "fewest cards in a set", low=3, high=4),
+    "set_max": _Spec("int", "most cards in a set (their suits all differ)", low=3, high=4),
+    "run_min": _Spec("int", "fewest cards in a run", low=3, high=13),
+    "draw_pile": _Spec(
+        "choice", "what may be drawn from the pile: its top card, or any card with all above it",
+        ("top", "any"),
+    ),
+    "melds_per_turn": _Spec(
+        "choice", "new melds a player may lay in one turn (lay-offs are never limited)",
+        ("one", "many"),
+    ),
+    "taken_discard": _Spec(
+        "choice",
+        "the card taken from the pile may not be discarded that turn; last-card allows it "
+        "when it is the only card left",
+        ("forbidden", "last-card"),
+    ),
+    "pile_card_must_be_used": _Spec(
+        "bool", "the card chosen from the pile must be melded or laid off that turn"
+    ),
+    "last_discard": _Spec(
+        "choice", "going out: by melding or laying off the last card too (optional), or only "
+        "by discarding it (required)",
+        ("optional", "required"),
+    ),
+    "opening": _Spec(
+        "int", "points the melds of a player's first melding turn must reach together (0: any)",
+        low=0, high=500,
+    ),
+    "stock_out": _Spec(
+        "choice",
+        "when the stock is empty: turn the pile over unshuffled (turn-over), shuffle all but "
+        "its top card into a new stock a limited number of times (refill), or end the deal "
+        "when the player to draw declines the pile (end)",
+        ("turn-over", "refill", "end"),
+    ),
+    "turn_overs": _Spec(
+        "int", "how often the pile may be turned over; when the stock runs out after that, "
+        "the deal ends as a stalemate", low=0, high=100,
+    ),
+    "refills": _Spec(
+        "per-count", "how often the stock may be refilled, by player count; then stalemate",
+        low=0, high=100,
+    ),
+    "scoring": _Spec(
+        "choice",
+        "deal score: the winner collects the others' hand points (collect); each player scores "
+        "melded minus hand points (melded); each player adds his hand points as a penalty "
+        "(penalty)",
+        ("collect", "melded", "penalty"),
+    ),
+    "ace_points": _Spec("int", "an ace's points (in hand, in sets, high in runs)", low=1, high=50),
+    "ace_low_run_points": _Spec(
+        "int", "an ace's points at the low end of a melded run (A-2-3)", low=1, high=50
+    ),
+    "court_points": _Spec("int", "points of a J, Q or K", low=1, high=50),
+    "joker_points": _Spec(
+        "int", "a joker's points in hand (in a meld it counts as the card it stands for)",
+        low=0, high=100,
+    ),
+    "rummy_multiplier": _Spec(
+        "int", "what going rummy multiplies the deal's points by (1: no bonus)", low=1, high=10
+    ),
+    "match_end": _Spec(
+        "choice",
+        "when the match ends: a total reaches the target or after a number of deals (target); "
+        "after one deal (one-deal); after everyone has dealt once or a total reaches the target "
+        "(dealt-once); players past the target are out until one is left (elimination)",
+        ("target", "one-deal", "dealt-once", "elimination"),
+    ),
+    "target": _Spec(
+        "per-count-or-none", "the match target, by player count (none: play a number of deals)",
+        low=1, high=100_000,
+    ),
+    "target_strict": _Spec(
+        "bool", "the target counts only when a total goes past it (>), not when it reaches it"
+    ),
+    "deals": _Spec(
+        "int-or-none", "with match_end=target: end after this many deals", low=1, high=1000
+    ),
+}
+
+OPTION_HELP: dict[str, str] = {name: spec.help for name, spec in _SPECS.items()}
+"""What each option changes, in a sentence: the rules page is generated from it."""
