@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 from rummykit.cards import JOKER_CODE, RANK_NAMES, SUIT_NAMES, format_cards
 from rummykit.errors import IllegalActionError
@@ -234,7 +234,7 @@ def layoff(meld: Meld, code: int, rules: Rules, by: int, low: bool = False) -> M
             return _extend(meld, code, by, at_low=True)
         if meld.high >= top:
             raise IllegalActionError(
-                f"JK does not fit: the run cannot go higher (write 'layoff JK N low' for its "
+                "JK does not fit: the run cannot go higher (write 'layoff JK N low' for its "
                 "low end)"
             )
         return _extend(meld, code, by, at_low=False)
@@ -262,7 +262,7 @@ def _extend(meld: Meld, code: int, by: int, *, at_low: bool) -> Meld:
 # -- listing the melds of a hand -----------------------------------------------------
 
 
-@lru_cache(maxsize=None)
+@cache
 def _intervals(mask: int, run_min: int) -> tuple[tuple[int, int], ...]:
     """Every interval of consecutive set bits (positions 1..14) of length >= run_min."""
     out = []
@@ -281,7 +281,7 @@ def _intervals(mask: int, run_min: int) -> tuple[tuple[int, int], ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _subsets(mask: int, set_min: int, set_max: int) -> tuple[tuple[int, ...], ...]:
     """Subsets (as suit tuples) of a 4-bit suit mask with set_min..set_max members."""
     suits = [s for s in range(4) if mask >> s & 1]
@@ -380,7 +380,7 @@ def _replacements(present: list[int], spare: int, length: int) -> list[frozenset
     readable as a run (at least two naturals, or longer than a set can be)."""
     from itertools import combinations
 
-    out = [frozenset()]
+    out: list[frozenset[int]] = [frozenset()]
     for k in range(1, min(spare, len(present) - 1) + 1):
         for combo in combinations(present, k):
             if len(present) - k >= 2:
@@ -396,8 +396,9 @@ def best_deadwood(hand: Sequence[int], rules: Rules) -> tuple[int, list[tuple[in
 
     >>> from rummykit.rules import preset
     >>> from rummykit.cards import parse_cards
-    >>> best_deadwood(parse_cards("5H 6H 7H 7C 7D KS".split()), preset("basic"))
-    (10, [(17, 18, 19), (6, 19, 32)])
+    >>> points, melds = best_deadwood(parse_cards("5H 6H 7H 7C 7D KS".split()), preset("basic"))
+    >>> points, [format_cards(m) for m in melds]
+    (21, ['7C 7D 7H'])
     """
     counts: dict[int, int] = {}
     for c in hand:
@@ -408,7 +409,7 @@ def best_deadwood(hand: Sequence[int], rules: Rules) -> tuple[int, list[tuple[in
     def solve(remaining: tuple[int, ...]) -> tuple[int, list[tuple[int, ...]]]:
         if remaining in memo:
             return memo[remaining]
-        best = (hand_points(remaining, rules), [])
+        best: tuple[int, list[tuple[int, ...]]] = (hand_points(remaining, rules), [])
         if remaining:
             first = remaining[0]
             rest_counts: dict[int, int] = {}

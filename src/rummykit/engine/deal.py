@@ -25,7 +25,6 @@ from rummykit.engine.actions import DRAW_PILE, DRAW_STOCK, END, Action
 from rummykit.errors import IllegalActionError, RecordError
 from rummykit.melds import (
     Meld,
-    card_points,
     find_melds,
     hand_points,
     layoff,
@@ -427,7 +426,9 @@ class Deal:
 
     # -- the no-dead-ends rule ---------------------------------------------------------
 
-    def _dead_end_problem(self, used: Sequence[int], meld: Meld, replaces: int | None) -> str | None:
+    def _dead_end_problem(
+        self, used: Sequence[int], meld: Meld, replaces: int | None
+    ) -> str | None:
         if self._finishable_after(used, meld, replaces):
             return None
         rules = self.rules
@@ -474,7 +475,7 @@ class Deal:
         if not rest:
             return self.rules.last_discard == "optional"
         taken = self.taken
-        if taken < 0 or len(rest) > 1 and any(c != taken for c in rest):
+        if taken < 0 or (len(rest) > 1 and any(c != taken for c in rest)):
             return True
         if len(rest) == 1 and self.rules.taken_discard == "last-card":
             return True
@@ -802,8 +803,8 @@ def _check_layout(rules: Rules, players: int, active: tuple[bool, ...], layout: 
     if not layout.pile:
         raise RecordError("the layout's pile is empty: the deal turns up one card to start it")
     counts: dict[int, int] = {}
-    for c in make_deck(rules.decks, rules.jokers):
-        counts[c] = counts.get(c, 0) + 1
+    for deck_card in make_deck(rules.decks, rules.jokers):
+        counts[deck_card] = counts.get(deck_card, 0) + 1
     for group in (*layout.hands, layout.stock, layout.pile):
         for c in group:
             if counts.get(c, 0) == 0:
@@ -816,8 +817,3 @@ def _check_layout(rules: Rules, players: int, active: tuple[bool, ...], layout: 
         raise RecordError(
             f"the layout is not the deck: {format_cards(short[:5])} missing"
         )
-
-
-def card_value(code: int, rules: Rules) -> int:
-    """A card's points in hand (re-exported for front ends)."""
-    return card_points(code, rules)

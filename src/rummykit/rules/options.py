@@ -7,7 +7,7 @@ Each option has a string form, so ``str(rules)`` round-trips through :meth:`Rule
 >>> from rummykit.rules import Rules
 >>> r = Rules.parse("classic(melds_per_turn=many, aces=high-low)")
 >>> str(r)
-'classic(melds_per_turn=many,aces=high-low)'
+'classic(aces=high-low,melds_per_turn=many)'
 >>> Rules.parse(str(r)) == r
 True
 

@@ -36,7 +36,7 @@ RUMMY500 = Rules(
     ace_points=15,
     ace_low_run_points=1,
     rummy_multiplier=1,
-    target=500,
+    target=(500,) * 5,
 )
 
 # Seed 004: stock refilled by shuffling a limited number of times, then stalemate; the
@@ -56,7 +56,7 @@ RAMINO = Rules(
     preset_name="ramino",
     decks=2,
     jokers=4,
-    hand_size=8,  # type: ignore[arg-type]  # one number stands for every player count
+    hand_size=(8,) * 5,
     aces="high-low",
     opening=50,
     scoring="penalty",
@@ -64,7 +64,7 @@ RAMINO = Rules(
     ace_low_run_points=1,
     rummy_multiplier=1,
     match_end="elimination",
-    target=101,  # type: ignore[arg-type]
+    target=(101,) * 5,
     target_strict=True,
 )
 

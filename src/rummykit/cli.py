@@ -1,0 +1,260 @@
+"""The ``rummykit`` command: play in the terminal, replay records, read the rules.
+
+Exit codes of ``rummykit replay``: 0 when every action is legal and any written result
+matches, 1 when an action is illegal or a result differs, 2 when the file is not a valid
+record.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections.abc import Callable, Sequence
+from typing import TextIO
+
+from rummykit import record as records
+from rummykit.bots import BOTS, Bot, make_bot
+from rummykit.cards import format_cards
+from rummykit.engine.actions import Action
+from rummykit.engine.match import Match
+from rummykit.errors import IllegalActionError, NotationError, RecordError, RulesError
+from rummykit.rules import OPTION_HELP, PRESET_SOURCES, PRESETS, Rules
+from rummykit.views import View, view
+
+__all__ = ["main"]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    handler: Callable[[argparse.Namespace], int] = args.handler
+    return handler(args)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="rummykit", description="Rummy in every rule set people play.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    play = sub.add_parser("play", help="play a match in the terminal against computer players")
+    play.add_argument("--rules", default="basic",
+                      help="a preset, with options if wanted: 'classic(melds_per_turn=many)'")
+    play.add_argument("--players", type=int, default=2, help="2 to 6 players, you included")
+    play.add_argument("--seed", type=int, default=None, help="seed of the shuffles")
+    play.add_argument("--name", default="You", help="your name at the table")
+    play.add_argument("--bots", default="random",
+                      help=f"bot level for the other seats, or a comma list ({', '.join(BOTS)})")
+    play.add_argument("--save", metavar="FILE", help="save the game as a record when it stops")
+    play.set_defaults(handler=_play)
+
+    rep = sub.add_parser("replay", help="replay a game record and check it")
+    rep.add_argument("file")
+    rep.add_argument("--json", action="store_true", help="print the result as JSON")
+    rep.set_defaults(handler=_replay)
+
+    rules = sub.add_parser("rules", help="list the presets and options")
+    rules.add_argument("preset", nargs="?", help="show one preset (with options) in full")
+    rules.add_argument("--json", action="store_true")
+    rules.set_defaults(handler=_rules)
+    return parser
+
+
+# -- replay --------------------------------------------------------------------------
+
+
+def _replay(args: argparse.Namespace) -> int:
+    try:
+        rec = records.load(args.file)
+        outcome = records.replay(rec)
+    except RecordError as err:
+        print(f"not a valid record: {err}", file=sys.stderr)
+        return 2
+    except records.ReplayError as err:
+        print(err, file=sys.stderr)
+        return 1
+    data = outcome.to_json()
+    if args.json:
+        print(json.dumps(data))
+        return 0
+    match = outcome.match
+    for d, result in enumerate(data["deals"], 1):
+        winner = "stalemate" if result["winner"] is None else match.names[result["winner"]]
+        rummy = " (rummy)" if result["rummy"] else ""
+        print(f"deal {d}: {winner}{rummy}, points {result['points']}")
+    if outcome.mid_deal:
+        state = data["state"]
+        print(f"stopped in deal {state['deal']}: {match.names[state['to_move']]} to "
+              f"{state['phase']}; hands {state['hand_sizes']}, stock {state['stock']}, "
+              f"pile top {state['pile_top']}, table {state['table']}")
+    totals = ", ".join(f"{n} {t}" for n, t in zip(match.names, match.totals, strict=True))
+    status = (f"winner {match.names[match.winner]}" if match.winner is not None
+              else "no winner" if match.is_over else "the match goes on")
+    print(f"totals: {totals}; {status}")
+    return 0
+
+
+# -- rules ---------------------------------------------------------------------------
+
+
+def _rules(args: argparse.Namespace) -> int:
+    if args.preset:
+        try:
+            rules = Rules.parse(args.preset)
+        except RulesError as err:
+            print(err, file=sys.stderr)
+            return 2
+        opts = {name: getattr(rules, name) for name in OPTION_HELP}
+        if args.json:
+            print(json.dumps({"rules": str(rules), "options": {
+                k: list(v) if isinstance(v, tuple) else v for k, v in opts.items()}}))
+            return 0
+        print(f"{rules}  ({PRESET_SOURCES[rules.preset_name]})")
+        for name, value in opts.items():
+            shown = "/".join(map(str, value)) if isinstance(value, tuple) else value
+            print(f"  {name} = {shown}\n      {OPTION_HELP[name]}")
+        return 0
+    if args.json:
+        print(json.dumps({"presets": {n: PRESET_SOURCES[n] for n in PRESETS},
+                          "options": OPTION_HELP}))
+        return 0
+    print("Presets:")
+    for name in PRESETS:
+        print(f"  {name:14} {PRESET_SOURCES[name]}")
+    print("Show one with: rummykit rules PRESET")
+    return 0
+
+
+# -- play ----------------------------------------------------------------------------
+
+HELP = """Actions (the record notation):
+  draw stock | draw pile | draw pile CARD (where any pile card may be taken)
+  meld 5H 6H 7H | layoff 8H 2 | layoff JK 2 low | discard KC | end
+Commands: ? lists your legal actions, help shows this, quit stops (the game is saved with
+--save)."""
+
+
+def _play(args: argparse.Namespace) -> int:
+    return play(args.rules, args.players, args.seed, args.name, args.bots, args.save,
+                sys.stdin, sys.stdout)
+
+
+def play(
+    rules_text: str, players: int, seed: int | None, name: str, bots: str, save: str | None,
+    stdin: TextIO, stdout: TextIO,
+) -> int:
+    """The terminal game: the person is seat 0, bots take the other seats."""
+    def say(text: str = "") -> None:
+        print(text, file=stdout, flush=True)
+
+    try:
+        rules = Rules.parse(rules_text)
+        levels = bots.split(",")
+        if len(levels) == 1:
+            levels = levels * (players - 1)
+        if len(levels) != players - 1:
+            raise RulesError(f"--bots names {len(levels)} bots for {players - 1} other seats")
+        seat_bots: list[Bot] = [make_bot(level.strip()) for level in levels]
+        if seed is None:
+            seed = random.SystemRandom().randrange(1 << 31)
+        names = [name] + [f"{b.name.capitalize()} {i}" for i, b in enumerate(seat_bots, 1)]
+        match = Match(rules, players=names, seed=seed)
+    except (RulesError, RecordError, ValueError) as err:
+        say(f"cannot start: {err}")
+        return 2
+    rngs = [random.Random(f"rummykit/bot/{seed}/{seat}") for seat in range(players)]
+    say(f"rummykit: {rules}, {players} players, seed {seed}. Type 'help' for the notation.")
+    seen_deals = 0
+    finished = False
+    while True:
+        if len(match.finished) > seen_deals:
+            _deal_summary(match, seen_deals, say)
+            seen_deals = len(match.finished)
+        if match.is_over:
+            finished = True
+            break
+        deal = match.deal
+        seat = deal.to_move
+        if seat != 0:
+            v = view(match, seat)
+            action = seat_bots[seat - 1].choose(v, rngs[seat])
+            match.apply(action)
+            say(f"{match.names[seat]}: {action}")
+            continue
+        v = view(match, 0)
+        _show(v, say)
+        try:
+            line = _ask(stdin, stdout)
+        except EOFError:
+            break
+        if line is None:
+            break
+        if not line:
+            continue
+        if line in ("?", "legal"):
+            say("Legal: " + " | ".join(str(a) for a in v.legal_actions))
+            continue
+        if line == "help":
+            say(HELP)
+            continue
+        try:
+            match.apply(Action.parse(line))
+        except (NotationError, IllegalActionError) as err:
+            say(f"Not allowed: {err}")
+    if finished:
+        winner = match.winner
+        say("Match over. " + ", ".join(
+            f"{n} {t}" for n, t in zip(match.names, match.totals, strict=True)))
+        say(f"Winner: {match.names[winner]}" if winner is not None else "No single winner.")
+    else:
+        say("Game stopped before its end.")
+    if save:
+        records.dump(records.from_match(match), save)
+        say(f"Record saved to {save}")
+    return 0
+
+
+def _ask(stdin: TextIO, stdout: TextIO) -> str | None:
+    print("> ", end="", file=stdout, flush=True)
+    line = stdin.readline()
+    if not line:
+        return None
+    text = line.strip()
+    if text.lower() in ("quit", "exit"):
+        return None
+    return text
+
+
+def _show(v: View, say: Callable[[str], None]) -> None:
+    say("")
+    say(f"Deal {v.deal_number}: " + ", ".join(
+        f"{n} {t} ({k} cards)" for n, t, k in zip(v.names, v.totals, v.hand_sizes, strict=True)
+        if True))
+    for meld in v.table:
+        say(f"  meld {meld.number}: {format_cards(meld.cards)}   by {v.names[meld.owner]}")
+    pile = format_cards(v.pile) if v.pile else "(empty)"
+    say(f"  stock {v.stock_size}, pile {pile}")
+    say(f"Your hand: {format_cards(v.hand)}")
+    if v.must_use is not None:
+        say(f"You must meld or lay off {v.must_use} this turn.")
+    say("Draw: 'draw stock' or 'draw pile'." if v.phase == "draw"
+        else "Meld, lay off, or discard to end your turn.")
+
+
+def _deal_summary(match: Match, index: int, say: Callable[[str], None]) -> None:
+    deal = match.finished[index]
+    result = deal.result
+    assert result is not None
+    if result.winner is None:
+        say(f"Deal {index + 1} ends with no one out.")
+    else:
+        say(f"Deal {index + 1}: {match.names[result.winner]} goes out"
+            + (" with a rummy!" if result.rummy else "."))
+    for seat, hand in enumerate(deal.hands):
+        say(f"  {match.names[seat]}: {format_cards(sorted(hand)) or '-'}  "
+            f"{result.points[seat]:+d}")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

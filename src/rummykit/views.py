@@ -1,0 +1,200 @@
+"""What one player may see: the only door from a game to a front end or a bot.
+
+A :class:`View` holds the seat's own hand, the table, the pile as the rules expose it
+(all of it where any pile card may be drawn, else its top), the number of cards in every
+hand and in the stock, the public history, the scores and, for the player to move, the
+legal actions. It never holds another seat's hand nor the stock's order; once a deal is
+over, every hand is shown as it is at the table when the points are counted.
+
+>>> from rummykit.rules import preset
+>>> from rummykit.engine import Match
+>>> m = Match(preset("classic"), players=3, seed=5)
+>>> v = view(m, 0)
+>>> len(v.hand), v.stock_size, v.hand_sizes
+(7, 30, (7, 7, 7))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from rummykit.cards import CARDS, Card
+from rummykit.engine.actions import Action
+from rummykit.engine.deal import Deal, DealResult
+from rummykit.engine.match import Match
+from rummykit.rules import Rules
+
+__all__ = ["MeldView", "View", "view"]
+
+
+@dataclass(frozen=True, slots=True)
+class MeldView:
+    """A meld on the table as every player sees it."""
+
+    number: int
+    kind: str
+    cards: tuple[Card, ...]
+    represented: tuple[str, ...]
+    owner: int
+    laid_by: tuple[int, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "number": self.number, "kind": self.kind, "cards": [str(c) for c in self.cards],
+            "represents": list(self.represented), "owner": self.owner,
+            "laid_by": list(self.laid_by),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """One seat's view of a game."""
+
+    seat: int
+    rules: Rules
+    names: tuple[str, ...]
+    deal_number: int
+    dealer: int
+    to_move: int
+    phase: str
+    hand: tuple[Card, ...]
+    """The seat's own hand, sorted by suit then rank."""
+    hand_sizes: tuple[int, ...]
+    stock_size: int
+    pile: tuple[Card, ...]
+    """The visible pile, bottom first: all of it when any card may be drawn, else its top."""
+    pile_size: int
+    table: tuple[MeldView, ...]
+    history: tuple[str, ...]
+    """Every action of the deal so far, in notation (all of it is public)."""
+    totals: tuple[int, ...]
+    active: tuple[bool, ...]
+    opened: tuple[bool, ...]
+    taken: Card | None
+    """The card the player to move took from the pile this turn (public)."""
+    must_use: Card | None
+    """The pile card the player to move must still meld or lay off (public)."""
+    melds_this_turn: int
+    turn_overs_used: int
+    refills_used: int
+    legal_actions: tuple[Action, ...]
+    """The seat's legal actions; empty when it is not this seat's move."""
+    deal_result: DealResult | None
+    revealed_hands: tuple[tuple[Card, ...], ...] | None
+    """Every hand, only once the deal is over (as laid down for the count)."""
+    match_over: bool
+    match_winner: int | None
+    last_deal: tuple[DealResult, tuple[tuple[Card, ...], ...]] | None = None
+    """In a match: how the previous deal ended and every hand at its end (public then)."""
+
+    @property
+    def my_turn(self) -> bool:
+        return self.to_move == self.seat and self.deal_result is None
+
+    @property
+    def pile_top(self) -> Card | None:
+        return self.pile[-1] if self.pile else None
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict (what a web client receives)."""
+        return {
+            "seat": self.seat,
+            "rules": str(self.rules),
+            "names": list(self.names),
+            "deal_number": self.deal_number,
+            "dealer": self.dealer,
+            "to_move": self.to_move,
+            "phase": self.phase,
+            "hand": [str(c) for c in self.hand],
+            "hand_sizes": list(self.hand_sizes),
+            "stock_size": self.stock_size,
+            "pile": [str(c) for c in self.pile],
+            "pile_size": self.pile_size,
+            "table": [m.to_json() for m in self.table],
+            "history": list(self.history),
+            "totals": list(self.totals),
+            "active": list(self.active),
+            "opened": list(self.opened),
+            "taken": None if self.taken is None else str(self.taken),
+            "must_use": None if self.must_use is None else str(self.must_use),
+            "melds_this_turn": self.melds_this_turn,
+            "legal_actions": [str(a) for a in self.legal_actions],
+            "deal_result": None if self.deal_result is None else self.deal_result.to_json(),
+            "revealed_hands": None if self.revealed_hands is None else [
+                [str(c) for c in h] for h in self.revealed_hands],
+            "match_over": self.match_over,
+            "match_winner": self.match_winner,
+            "last_deal": None if self.last_deal is None else {
+                **self.last_deal[0].to_json(),
+                "hands": [[str(c) for c in h] for h in self.last_deal[1]],
+            },
+        }
+
+
+def _sorted_hand(hand: list[int]) -> tuple[Card, ...]:
+    return tuple(CARDS[c] for c in sorted(hand))
+
+
+def view(game: Match | Deal, seat: int) -> View:
+    """The view of ``seat`` (a match, or a lone deal) at this moment."""
+    if isinstance(game, Match):
+        match: Match | None = game
+        deal = game.deal
+    else:
+        match = None
+        deal = game
+    if not 0 <= seat < deal.players:
+        raise ValueError(f"seat {seat} is not at this table (0 to {deal.players - 1})")
+    rules = deal.rules
+    over = deal.is_over
+    pile = deal.pile
+    visible = tuple(CARDS[c] for c in pile) if rules.draw_pile == "any" else (
+        (CARDS[pile[-1]],) if pile else ())
+    moving = deal.to_move == seat and not over
+    return View(
+        seat=seat,
+        rules=rules,
+        names=tuple(match.names) if match else tuple(
+            f"Player {i + 1}" for i in range(deal.players)),
+        deal_number=deal.index + 1,
+        dealer=deal.dealer,
+        to_move=deal.to_move,
+        phase=deal.phase,
+        hand=_sorted_hand(deal.hands[seat]),
+        hand_sizes=tuple(len(h) for h in deal.hands),
+        stock_size=len(deal.stock),
+        pile=visible,
+        pile_size=len(pile),
+        table=tuple(
+            MeldView(i, m.kind, tuple(CARDS[c] for c in m.cards), tuple(m.represented()),
+                     m.owner, m.layers)
+            for i, m in enumerate(deal.table, 1)
+        ),
+        history=tuple(str(a) for a in deal.history),
+        totals=tuple(match.totals) if match else (0,) * deal.players,
+        active=deal.active,
+        opened=tuple(deal.opened(s) for s in range(deal.players)),
+        taken=CARDS[deal.taken] if deal.taken >= 0 else None,
+        must_use=CARDS[deal.pending] if deal.pending >= 0 else None,
+        melds_this_turn=deal.turn_melds,
+        turn_overs_used=deal.turn_overs_used,
+        refills_used=deal.refills_used,
+        legal_actions=tuple(deal.legal_actions()) if moving else (),
+        deal_result=deal.result,
+        revealed_hands=tuple(_sorted_hand(h) for h in deal.hands) if over else None,
+        match_over=match.is_over if match else over,
+        match_winner=match.winner if match else None,
+        last_deal=_last_deal(match, deal),
+    )
+
+
+def _last_deal(
+    match: Match | None, deal: Deal
+) -> tuple[DealResult, tuple[tuple[Card, ...], ...]] | None:
+    if match is None:
+        return None
+    done = [d for d in match.finished[-2:] if d is not deal]
+    if not done or done[-1].result is None:
+        return None
+    return done[-1].result, tuple(_sorted_hand(h) for h in done[-1].hands)
