@@ -475,7 +475,7 @@ class Deal:
         if not rest:
             return self.rules.last_discard == "optional"
         taken = self.taken
-        if taken < 0 or (len(rest) > 1 and any(c != taken for c in rest)):
+        if taken < 0 or any(c != taken for c in rest):
             return True
         if len(rest) == 1 and self.rules.taken_discard == "last-card":
             return True
