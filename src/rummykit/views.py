@@ -66,8 +66,9 @@ class View:
     """The visible pile, bottom first: all of it when any card may be drawn, else its top."""
     pile_size: int
     table: tuple[MeldView, ...]
-    history: tuple[str, ...]
-    """Every action of the deal so far, in notation (all of it is public)."""
+    history: tuple[tuple[int, str], ...]
+    """Every action of the deal so far with the seat that played it, in notation (all of
+    it is public: a draw from the stock does not say which card)."""
     totals: tuple[int, ...]
     active: tuple[bool, ...]
     opened: tuple[bool, ...]
@@ -112,7 +113,7 @@ class View:
             "pile": [str(c) for c in self.pile],
             "pile_size": self.pile_size,
             "table": [m.to_json() for m in self.table],
-            "history": list(self.history),
+            "history": [[seat, text] for seat, text in self.history],
             "totals": list(self.totals),
             "active": list(self.active),
             "opened": list(self.opened),
@@ -171,7 +172,7 @@ def view(game: Match | Deal, seat: int) -> View:
                      m.owner, m.layers)
             for i, m in enumerate(deal.table, 1)
         ),
-        history=tuple(str(a) for a in deal.history),
+        history=tuple((seat, str(a)) for seat, a in deal.moves),
         totals=tuple(match.totals) if match else (0,) * deal.players,
         active=deal.active,
         opened=tuple(deal.opened(s) for s in range(deal.players)),

@@ -96,7 +96,7 @@ class Deal:
     """
 
     __slots__ = (
-        "_history", "_laid", "_opened", "_result", "active", "dealer", "hands", "index",
+        "_history", "_laid", "_movers", "_opened", "_result", "active", "dealer", "hands", "index",
         "layout", "pending", "phase", "pile", "players", "refills_used", "rules", "seed",
         "stock", "table", "taken", "to_move", "turn_laid", "turn_melds", "turn_overs_used",
         "turn_value",
@@ -125,6 +125,7 @@ class Deal:
     _opened: list[bool]
     _laid: list[bool]
     _history: list[Action]
+    _movers: list[int]
     _result: DealResult | None
 
     def __init__(
@@ -163,6 +164,7 @@ class Deal:
         self._opened = [rules.opening == 0] * players
         self._laid = [False] * players
         self._history = []
+        self._movers = []
         self._result = None
         self._begin_turn()
 
@@ -202,6 +204,7 @@ class Deal:
         new._opened = self._opened[:]
         new._laid = self._laid[:]
         new._history = self._history[:]
+        new._movers = self._movers[:]
         new._result = self._result
         return new
 
@@ -220,6 +223,11 @@ class Deal:
     def history(self) -> tuple[Action, ...]:
         """Every action played in this deal, in order."""
         return tuple(self._history)
+
+    @property
+    def moves(self) -> tuple[tuple[int, Action], ...]:
+        """Every action played in this deal with the seat that played it."""
+        return tuple(zip(self._movers, self._history, strict=True))
 
     def opened(self, seat: int) -> bool:
         """Whether the player has made his opening (always true without an opening rule)."""
@@ -570,6 +578,7 @@ class Deal:
         seat = self.to_move
         rules = self.rules
         self._history.append(action)
+        self._movers.append(seat)
         if kind == "draw-stock":
             if not self.stock:
                 # Turn the pile over without shuffling: its bottom card is the new top.
