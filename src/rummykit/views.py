@@ -23,6 +23,7 @@ from rummykit.cards import CARDS, Card
 from rummykit.engine.actions import Action
 from rummykit.engine.deal import Deal, DealResult
 from rummykit.engine.match import Match
+from rummykit.melds import Meld
 from rummykit.rules import Rules
 
 __all__ = ["MeldView", "View", "view"]
@@ -66,9 +67,13 @@ class View:
     """The visible pile, bottom first: all of it when any card may be drawn, else its top."""
     pile_size: int
     table: tuple[MeldView, ...]
+    melds: tuple[Meld, ...]
+    """The table's melds as the engine holds them (immutable, all public), for bots."""
     history: tuple[tuple[int, str], ...]
     """Every action of the deal so far with the seat that played it, in notation (all of
     it is public: a draw from the stock does not say which card)."""
+    pile_draws: tuple[tuple[int, tuple[Card, ...]], ...]
+    """Every draw from the pile this deal: who, and which cards (everyone saw them)."""
     totals: tuple[int, ...]
     active: tuple[bool, ...]
     opened: tuple[bool, ...]
@@ -114,6 +119,7 @@ class View:
             "pile_size": self.pile_size,
             "table": [m.to_json() for m in self.table],
             "history": [[seat, text] for seat, text in self.history],
+            "pile_draws": [[seat, [str(c) for c in cards]] for seat, cards in self.pile_draws],
             "totals": list(self.totals),
             "active": list(self.active),
             "opened": list(self.opened),
@@ -172,7 +178,9 @@ def view(game: Match | Deal, seat: int) -> View:
                      m.owner, m.layers)
             for i, m in enumerate(deal.table, 1)
         ),
+        melds=tuple(deal.table),
         history=tuple((seat, str(a)) for seat, a in deal.moves),
+        pile_draws=tuple((s, tuple(CARDS[c] for c in cards)) for s, cards in deal.pile_draws),
         totals=tuple(match.totals) if match else (0,) * deal.players,
         active=deal.active,
         opened=tuple(deal.opened(s) for s in range(deal.players)),

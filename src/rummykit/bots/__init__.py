@@ -35,6 +35,9 @@ def make_bot(level: str) -> Bot:
     return factory()
 
 
-from rummykit.bots.random import RandomBot  # noqa: E402  (the registry needs Bot first)
+from rummykit.bots.expert import ExpertBot  # noqa: E402  (the registry needs Bot first)
+from rummykit.bots.greedy import GreedyBot  # noqa: E402
+from rummykit.bots.random import RandomBot  # noqa: E402
 
-BOTS: dict[str, type[Bot]] = {"random": RandomBot}
+BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot, "expert": ExpertBot}
+"""Every bot level, weakest first."""

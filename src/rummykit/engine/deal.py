@@ -96,9 +96,31 @@ class Deal:
     """
 
     __slots__ = (
-        "_history", "_laid", "_movers", "_opened", "_result", "active", "dealer", "hands", "index",
-        "layout", "pending", "phase", "pile", "players", "refills_used", "rules", "seed",
-        "stock", "table", "taken", "to_move", "turn_laid", "turn_melds", "turn_overs_used",
+        "_history",
+        "_laid",
+        "_movers",
+        "_opened",
+        "_pile_log",
+        "_result",
+        "active",
+        "dealer",
+        "hands",
+        "index",
+        "layout",
+        "pending",
+        "phase",
+        "pile",
+        "players",
+        "refills_used",
+        "rules",
+        "seed",
+        "stock",
+        "table",
+        "taken",
+        "to_move",
+        "turn_laid",
+        "turn_melds",
+        "turn_overs_used",
         "turn_value",
     )
 
@@ -126,6 +148,7 @@ class Deal:
     _laid: list[bool]
     _history: list[Action]
     _movers: list[int]
+    _pile_log: list[tuple[int, tuple[int, ...]]]
     _result: DealResult | None
 
     def __init__(
@@ -165,6 +188,7 @@ class Deal:
         self._laid = [False] * players
         self._history = []
         self._movers = []
+        self._pile_log = []
         self._result = None
         self._begin_turn()
 
@@ -205,6 +229,7 @@ class Deal:
         new._laid = self._laid[:]
         new._history = self._history[:]
         new._movers = self._movers[:]
+        new._pile_log = self._pile_log[:]
         new._result = self._result
         return new
 
@@ -223,6 +248,11 @@ class Deal:
     def history(self) -> tuple[Action, ...]:
         """Every action played in this deal, in order."""
         return tuple(self._history)
+
+    @property
+    def pile_draws(self) -> tuple[tuple[int, tuple[int, ...]], ...]:
+        """Every draw from the pile: the seat and the cards it took (public, bottom first)."""
+        return tuple(self._pile_log)
 
     @property
     def moves(self) -> tuple[tuple[int, Action], ...]:
@@ -592,6 +622,7 @@ class Deal:
             index = _last_index(pile, action.cards[0]) if action.cards else len(pile) - 1
             taken = pile[index:]
             del pile[index:]
+            self._pile_log.append((seat, tuple(taken)))
             self.hands[seat].extend(taken)
             if rules.pile_card_must_be_used:
                 self.pending = taken[0]

@@ -1,0 +1,299 @@
+"""The expert bot: plays the best partition of its hand and reads the table.
+
+- It keeps the partition of its hand into melds that leaves the least deadwood, and
+  takes from the pile only when that lowers its deadwood more than a stock card would.
+- It tracks what each opponent took from the pile and threw onto it, and prefers
+  discards that no opponent can use (nothing they collect, nothing that fits a meld on
+  the table).
+- It keeps cards that are one card short of a meld, but dumps its highest cards when an
+  opponent is close to going out.
+- It holds its melds back while going rummy pays and nobody is close, and otherwise meets
+  each preset's incentives: melding at once where melded cards score (rummy500), opening
+  as soon as the engine lets it (ramino).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from rummykit.bots.greedy import fits_table, pile_index, uses_card
+from rummykit.cards import JOKER_CODE, Card, make_deck
+from rummykit.engine.actions import Action
+from rummykit.melds import best_deadwood, card_points, find_melds, make_meld, meld_points
+from rummykit.rules import Rules
+from rummykit.views import View
+
+__all__ = ["ExpertBot"]
+
+import os
+
+KEEP = float(os.environ.get("KEEP", "3"))
+DANGER = float(os.environ.get("DANGER", "1"))
+MARGIN = float(os.environ.get("MARGIN", "2"))
+CLOSE = int(os.environ.get("CLOSE", "2"))
+_EXACT_LIMIT = 14
+"""Above this many cards, the partition is found greedily (big rummy500 pile draws)."""
+
+
+def partition(hand: Sequence[int], rules: Rules) -> tuple[int, list[tuple[int, ...]]]:
+    """The least-deadwood partition (exact for ordinary hands, greedy for huge ones)."""
+    if len(hand) <= _EXACT_LIMIT:
+        return best_deadwood(hand, rules)
+    rest = list(hand)
+    chosen: list[tuple[int, ...]] = []
+    while True:
+        melds = find_melds(rest, rules)
+        if not melds:
+            break
+        best = max(melds, key=lambda cards: sum(card_points(c, rules) for c in cards))
+        chosen.append(best)
+        for c in best:
+            rest.remove(c)
+    return sum(card_points(c, rules) for c in rest), chosen
+
+
+def _score(hand: Sequence[int], rules: Rules) -> float:
+    """Lower is better: deadwood, less what the melds would score where melds score."""
+    deadwood, melds = partition(hand, rules)
+    if rules.scoring == "melded":
+        return deadwood - sum(meld_points(make_meld(m, rules, 0), rules) for m in melds)
+    return deadwood
+
+
+class ExpertBot:
+    """The strongest bot so far: see the module's description."""
+
+    name = "expert"
+
+    def choose(self, view: View, rng: random.Random) -> Action:
+        legal = view.legal_actions
+        if not legal:
+            raise ValueError("it is not this bot's turn: the view offers no legal action")
+        if view.phase == "draw":
+            return self._draw(view, legal)
+        return self._play(view, legal)
+
+    # -- drawing -----------------------------------------------------------------------
+
+    def _draw(self, view: View, legal: Sequence[Action]) -> Action:
+        rules = view.rules
+        hand = list(view.hand)
+        # Of the pile draws whose card joins a meld, the one that leaves the best hand
+        # after the discard that would follow; otherwise the stock.
+        best_action: Action | None = None
+        best_value = float("inf")
+        pile_draws = [a for a in legal if a.kind == "draw-pile"]
+        pile_draws.sort(key=lambda a: -pile_index(view, a))
+        for action in pile_draws[:4]:
+            index = pile_index(view, action)
+            taken = list(view.pile[index:])
+            if not uses_card(view, taken[0], taken[1:]):
+                continue  # a card that joins no meld only tells the others what we keep
+            after = hand + taken
+            value = _score(after, rules)
+            # It will discard one loose card (never the card it took).
+            loose_after = [c for c in _loose_cards(after, rules) if c != taken[0]]
+            value -= max((card_points(c, rules) for c in loose_after), default=0)
+            if value < best_value:
+                best_value, best_action = value, action
+        if best_action is not None:
+            return best_action
+        for action in legal:
+            if action.kind == "draw-stock":
+                return action
+        if any(a.kind == "end" for a in legal) and not pile_draws:
+            return next(a for a in legal if a.kind == "end")
+        return pile_draws[0] if pile_draws else legal[0]
+
+    # -- melding, laying off, discarding -----------------------------------------------
+
+    def _play(self, view: View, legal: Sequence[Action]) -> Action:
+        rules = view.rules
+        hand = list(view.hand)
+        _, melds = partition(hand, rules)
+        loose = _without(hand, [c for m in melds for c in m])
+        meld_actions = [a for a in legal if a.kind == "meld"]
+        wanted = {tuple(sorted(m)) for m in melds}
+        planned = [a for a in meld_actions if tuple(sorted(a.cards)) in wanted]
+        going_out = len(loose) <= 1 and (len(loose) == 1 or rules.last_discard == "optional")
+        if planned and (going_out or not self._hold_back(view)):
+            return max(planned, key=lambda a: len(a.cards))
+        if view.must_use is not None:
+            # rummy500: the chosen pile card must be used; any meld or lay-off with it.
+            using = [a for a in legal if a.kind in ("meld", "layoff")
+                     and view.must_use in a.cards]
+            if using:
+                return max(using, key=lambda a: len(a.cards))
+        layoffs = [a for a in legal if a.kind == "layoff"
+                   and a.cards[0] in loose and (a.cards[0] != JOKER_CODE or len(hand) == 1)]
+        if layoffs and (going_out or not self._hold_back(view) or len(loose) == 1):
+            return max(layoffs, key=lambda a: card_points(a.cards[0], rules))
+        discards = [a for a in legal if a.kind == "discard"]
+        if not discards:
+            # Something must be played first (an opening in progress, a card to use).
+            return max(legal, key=lambda a: len(a.cards))
+        return self._discard(view, discards, loose)
+
+    def _hold_back(self, view: View) -> bool:
+        """Keep melds in hand to go rummy later, while that pays and is still safe."""
+        rules = view.rules
+        if rules.rummy_multiplier <= 1 or rules.melds_per_turn == "one":
+            return False
+        if rules.scoring == "melded" or rules.opening:
+            return False
+        if _has_laid(view):
+            return False
+        opponents = [view.hand_sizes[s] for s in range(len(view.hand_sizes))
+                     if s != view.seat and view.active[s]]
+        return min(opponents) >= 5 and view.stock_size >= 10
+
+    def _discard(self, view: View, discards: Sequence[Action], loose: list[int]) -> Action:
+        rules = view.rules
+        hand = list(view.hand)
+        opponents_close = any(
+            view.hand_sizes[s] <= CLOSE for s in range(len(view.hand_sizes))
+            if s != view.seat and view.active[s]
+        )
+        unseen = _unseen(view)
+        wanted, unwanted = _opponent_interest(view)
+        pool = [a for a in discards if a.cards[0] in loose and a.cards[0] != JOKER_CODE]
+        if not pool:
+            pool = [a for a in discards if a.cards[0] != JOKER_CODE] or list(discards)
+
+        opponents = [s for s in range(len(view.hand_sizes)) if s != view.seat and view.active[s]]
+        held = sum(view.hand_sizes[s] for s in opponents)
+        # The chance that one given unseen card is in some opponent's hand.
+        p_held = min(1.0, held / max(len(unseen), 1))
+        unseen_set = set(unseen)
+
+        def cost(action: Action) -> float:
+            c = action.cards[0]
+            if c == JOKER_CODE:
+                return 1000.0
+            value = card_points(c, rules)
+            rank, suit = c % 13, c // 13
+            # Its worth to us: unseen cards that would make a meld with it and our cards.
+            outs = _outs(c, hand, unseen, rules)
+            # Its worth to an opponent: a certain lay-off, or a meld with two cards they
+            # may hold (both unseen), likelier for ranks and suits they collect.
+            if fits_table(view.melds, c, rules):
+                feed = 1.0
+            else:
+                pairs = _meld_pairs(c, unseen_set)
+                feed = min(1.0, pairs * p_held * p_held)
+                for w in wanted:
+                    if w % 13 == rank or (w // 13 == suit and abs(w % 13 - rank) <= 2):
+                        feed = min(1.0, feed + 0.3)
+                if rank in unwanted:
+                    feed *= 0.5
+            if opponents_close:
+                return -2.0 * value + DANGER * feed
+            return -value + KEEP * outs + DANGER * feed
+
+        return min(pool, key=lambda a: (cost(a), a.cards[0]))
+
+
+def _unseen(view: View) -> list[int]:
+    """Cards this seat has not seen: not in its hand, on the table or thrown on the pile.
+
+    Cards an opponent took from the pile are seen too (that opponent holds them)."""
+    counts: dict[int, int] = {}
+    for card in make_deck(view.rules.decks, view.rules.jokers):
+        counts[card] = counts.get(card, 0) + 1
+    seen: list[int] = [*view.hand, *view.pile]
+    for meld in view.melds:
+        seen.extend(meld.cards)
+    for _, text in view.history:
+        if text.startswith("discard "):
+            seen.append(Card.parse(text.split()[1]))
+    for c in seen:
+        if counts.get(c, 0) > 0:
+            counts[c] -= 1
+    return [c for c, k in counts.items() for _ in range(k)]
+
+
+def _outs(card: int, hand: Sequence[int], unseen: Sequence[int], rules: Rules) -> int:
+    """Unseen cards that would complete a meld with ``card`` and one other card in hand."""
+    rank, suit = card % 13, card // 13
+    pool = set(unseen)
+    outs = 0
+    others = [c for c in hand if c != card and c != JOKER_CODE]
+    if any(c % 13 == rank for c in others):
+        outs += sum(1 for s in range(4) if s != suit and s * 13 + rank in pool
+                    and not any(c == s * 13 + rank for c in others))
+    same_suit = {c % 13 for c in others if c // 13 == suit}
+    for other in same_suit:
+        gap = other - rank
+        if abs(gap) == 1:
+            for r in (min(rank, other) - 1, max(rank, other) + 1):
+                if 0 <= r < 13 and suit * 13 + r in pool:
+                    outs += 1
+        elif abs(gap) == 2 and suit * 13 + (rank + other) // 2 in pool:
+            outs += 1
+    return outs
+
+
+def _meld_pairs(card: int, unseen: set[int]) -> int:
+    """Pairs of unseen cards that would make a meld with ``card``."""
+    rank, suit = card % 13, card // 13
+    same_rank = sum(1 for s in range(4) if s != suit and s * 13 + rank in unseen)
+    pairs = same_rank * (same_rank - 1) // 2
+    for a, b in ((-2, -1), (-1, 1), (1, 2)):
+        ra, rb = rank + a, rank + b
+        if 0 <= ra < 13 and 0 <= rb < 13 and suit * 13 + ra in unseen and suit * 13 + rb in unseen:
+            pairs += 1
+    return pairs
+
+
+def _loose_cards(hand: Sequence[int], rules: Rules) -> list[int]:
+    _, melds = partition(hand, rules)
+    return _without(list(hand), [c for m in melds for c in m])
+
+
+def _without(hand: Sequence[int], cards: Sequence[int]) -> list[int]:
+    rest = list(hand)
+    for c in cards:
+        rest.remove(c)
+    return rest
+
+
+def _potential(card: int, hand: Sequence[int]) -> int:
+    """How many other cards of the hand could share a meld with ``card`` one day."""
+    if card == JOKER_CODE:
+        return 3
+    rank, suit = card % 13, card // 13
+    return sum(
+        1 for c in hand
+        if c != card and c != JOKER_CODE
+        and (c % 13 == rank or (c // 13 == suit and abs(c % 13 - rank) <= 2))
+    )
+
+
+def _opponent_interest(view: View) -> tuple[list[int], set[int]]:
+    """Cards opponents took from the pile (they collect these), and ranks they threw away."""
+    wanted = [int(c) for seat, cards in view.pile_draws if seat != view.seat for c in cards[:1]]
+    unwanted: set[int] = set()
+    for seat, text in view.history:
+        if seat != view.seat and text.startswith("discard "):
+            word = text.split()[1]
+            if word != "JK":
+                unwanted.add(_rank_index(word))
+    return wanted, unwanted
+
+
+def _rank_index(word: str) -> int:
+    return int(Card.parse(word)) % 13
+
+
+def _has_laid(view: View) -> bool:
+    """Whether this seat melded or laid off in an earlier turn of the deal."""
+    turn_start = len(view.history)
+    for i in range(len(view.history) - 1, -1, -1):
+        seat = view.history[i][0]
+        if seat != view.seat:
+            break
+        turn_start = i
+    return any(seat == view.seat and text.split()[0] in ("meld", "layoff")
+               for seat, text in view.history[:turn_start])
+

@@ -1,0 +1,90 @@
+"""The greedy bot: takes the pile when its top card completes a meld, melds and lays off
+at once, and discards its highest-value card that is in no meld."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from rummykit.cards import JOKER_CODE
+from rummykit.engine.actions import Action
+from rummykit.errors import IllegalActionError
+from rummykit.melds import Meld, card_points, find_melds, layoff, make_meld, meld_points
+from rummykit.rules import Rules
+from rummykit.views import View
+
+__all__ = ["GreedyBot", "fits_table", "pile_index", "uses_card"]
+
+
+def fits_table(melds: Sequence[Meld], card: int, rules: Rules) -> bool:
+    """Whether ``card`` could be laid off on one of ``melds``."""
+    for meld in melds:
+        try:
+            layoff(meld, card, rules, 0)
+        except IllegalActionError:
+            continue
+        return True
+    return False
+
+
+def uses_card(view: View, card: int, extra: Sequence[int] = ()) -> bool:
+    """Whether ``card`` would join a meld with the hand (and ``extra`` cards taken with it),
+    or could be laid off on the table."""
+    hand = [*view.hand, *extra, card]
+    if any(card in cards for cards in find_melds(hand, view.rules)):
+        return True
+    return view.opened[view.seat] and fits_table(view.melds, card, view.rules)
+
+
+def pile_index(view: View, action: Action) -> int:
+    """Where in the visible pile the card a pile draw chooses lies."""
+    if action.cards:
+        for i in range(len(view.pile) - 1, -1, -1):
+            if view.pile[i] == action.cards[0]:
+                return i
+    return len(view.pile) - 1
+
+
+class GreedyBot:
+    """Plays for the points in hand now, without looking ahead."""
+
+    name = "greedy"
+
+    def choose(self, view: View, rng: random.Random) -> Action:
+        legal = view.legal_actions
+        if not legal:
+            raise ValueError("it is not this bot's turn: the view offers no legal action")
+        if view.phase == "draw":
+            return self._draw(view, legal)
+        rules = view.rules
+        melds = [a for a in legal if a.kind == "meld"]
+        if melds:
+            return max(melds, key=lambda a: (
+                meld_points(make_meld(a.cards, rules, 0), rules), len(a.cards)))
+        layoffs = [a for a in legal if a.kind == "layoff" and a.cards[0] != JOKER_CODE]
+        if layoffs:
+            return max(layoffs, key=lambda a: card_points(a.cards[0], rules))
+        discards = [a for a in legal if a.kind == "discard"]
+        if not discards:
+            return legal[0]
+        in_melds = {c for cards in find_melds(list(view.hand), rules) for c in cards}
+        naturals = [a for a in discards if a.cards[0] != JOKER_CODE]
+        loose = [a for a in naturals if a.cards[0] not in in_melds]
+        pool = loose or naturals or discards
+        return max(pool, key=lambda a: (card_points(a.cards[0], rules), a.cards[0]))
+
+    def _draw(self, view: View, legal: Sequence[Action]) -> Action:
+        best: tuple[int, Action] | None = None
+        for action in legal:
+            if action.kind != "draw-pile" or not view.pile:
+                continue
+            index = pile_index(view, action)
+            extra = view.pile[index + 1:]
+            if uses_card(view, view.pile[index], extra) and (best is None or len(extra) < best[0]):
+                best = (len(extra), action)
+        if best is not None:
+            return best[1]
+        for action in legal:
+            if action.kind == "draw-stock":
+                return action
+        return legal[0]
