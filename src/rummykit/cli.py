@@ -54,6 +54,15 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument("--json", action="store_true", help="print the result as JSON")
     rep.set_defaults(handler=_replay)
 
+    play.add_argument("--db", help="statistics database URL (default: DATABASE_URL or "
+                      "sqlite:///var/rummykit.db)")
+    play.add_argument("--no-stats", action="store_true",
+                      help="do not store the finished match in the statistics")
+
+    from rummykit.sim.cli import add_commands
+
+    add_commands(sub)
+
     rules = sub.add_parser("rules", help="list the presets and options")
     rules.add_argument("preset", nargs="?", help="show one preset (with options) in full")
     rules.add_argument("--json", action="store_true")
@@ -137,25 +146,28 @@ Commands: ? lists your legal actions, help shows this, quit stops (the game is s
 
 def _play(args: argparse.Namespace) -> int:
     return play(args.rules, args.players, args.seed, args.name, args.bots, args.save,
-                sys.stdin, sys.stdout)
+                sys.stdin, sys.stdout, stats_url=None if args.no_stats else (args.db or ""))
 
 
 def play(
     rules_text: str, players: int, seed: int | None, name: str, bots: str, save: str | None,
-    stdin: TextIO, stdout: TextIO,
+    stdin: TextIO, stdout: TextIO, *, stats_url: str | None = None,
 ) -> int:
-    """The terminal game: the person is seat 0, bots take the other seats."""
+    """The terminal game: the person is seat 0, bots take the other seats.
+
+    A finished match is stored in the statistics at ``stats_url`` ("" for the default
+    database, None for none)."""
     def say(text: str = "") -> None:
         print(text, file=stdout, flush=True)
 
     try:
         rules = Rules.parse(rules_text)
-        levels = bots.split(",")
+        levels = [level.strip() for level in bots.split(",")]
         if len(levels) == 1:
             levels = levels * (players - 1)
         if len(levels) != players - 1:
             raise RulesError(f"--bots names {len(levels)} bots for {players - 1} other seats")
-        seat_bots: list[Bot] = [make_bot(level.strip()) for level in levels]
+        seat_bots: list[Bot] = [make_bot(level) for level in levels]
         if seed is None:
             seed = random.SystemRandom().randrange(1 << 31)
         names = [name] + [f"{b.name.capitalize()} {i}" for i, b in enumerate(seat_bots, 1)]
@@ -212,7 +224,24 @@ def play(
     if save:
         records.dump(records.from_match(match), save)
         say(f"Record saved to {save}")
+    if finished and stats_url is not None:
+        _store(match, [name, *levels], stats_url, say)
     return 0
+
+
+def _store(match: Match, players: list[str], url: str, say: Callable[[str], None]) -> None:
+    try:
+        from rummykit.stats import Store
+    except ImportError:
+        say("Statistics not stored: install rummykit[sim] for the statistics store.")
+        return
+    store = Store(url or None)
+    try:
+        store.add_match(match, ["person"] + ["bot"] * (len(players) - 1), names=players,
+                        source="play", record=records.dumps(records.from_match(match)))
+    finally:
+        store.close()
+    say("Match stored in the statistics (rummykit stats).")
 
 
 def _ask(stdin: TextIO, stdout: TextIO) -> str | None:

@@ -1,0 +1,150 @@
+"""Playing the games of a simulation: one job is one deal (or match) in one seating.
+
+Jobs are pure functions of the configuration and the job's numbers, so any backend (one
+process, a process pool, a Ray cluster) gives the same outcomes in the same order.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Literal
+
+from rummykit import record as records
+from rummykit.bots import Bot, make_bot
+from rummykit.engine.deal import Deal
+from rummykit.engine.match import Match
+from rummykit.rules import Rules
+from rummykit.views import view
+
+__all__ = ["MAX_DEALS_PER_MATCH", "Config", "Job", "Outcome", "play_job"]
+
+MAX_DEALS_PER_MATCH = 200
+"""A match of bots that has not ended after this many deals is stopped as unfinished."""
+
+MAX_ACTIONS_PER_DEAL = 20_000
+"""A guard for deals of bots that could take from the pile forever on an empty stock."""
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """What a simulation plays."""
+
+    rules: str
+    players: int
+    bots: tuple[str, ...]
+    """One bot level per seat, in seating order of rotation 0."""
+    mode: Literal["deals", "matches"] = "deals"
+    count: int = 100
+    seed: int = 0
+    duplicate: bool = False
+    """Play each deal (or match) once per rotation of the bots around the table."""
+    keep_records: bool = False
+
+    @property
+    def rotations(self) -> int:
+        return self.players if self.duplicate else 1
+
+    def jobs(self) -> list[Job]:
+        return [Job(i, r) for i in range(self.count) for r in range(self.rotations)]
+
+    def labels(self) -> list[str]:
+        """Distinct names for the bots (a level seated twice gets a number)."""
+        out: list[str] = []
+        for level in self.bots:
+            name = level
+            k = 2
+            while name in out:
+                name = f"{level} ({k})"
+                k += 1
+            out.append(name)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    index: int
+    rotation: int
+
+
+@dataclass(slots=True)
+class Outcome:
+    """What one job produced, seat by seat (seat s was played by bot ``bot_of[s]``)."""
+
+    index: int
+    rotation: int
+    bot_of: list[int]
+    deal_points: list[list[int]] = field(default_factory=list)
+    """Per deal, the points each seat scored."""
+    deal_winners: list[int | None] = field(default_factory=list)
+    deal_rummies: list[bool] = field(default_factory=list)
+    decisions: list[int] = field(default_factory=list)
+    """Decisions per seat over the job."""
+    match_winner: int | None = None
+    match_finished: bool = False
+    totals: list[int] = field(default_factory=list)
+    record: str | None = None
+
+
+def _bots_for(config: Config, rotation: int) -> tuple[list[int], list[Bot]]:
+    n = config.players
+    bot_of = [(seat - rotation) % n for seat in range(n)]
+    return bot_of, [make_bot(config.bots[b]) for b in bot_of]
+
+
+def play_job(config: Config, job: Job) -> Outcome:
+    """Play one job; the result depends only on ``config`` and ``job``."""
+    rules = Rules.parse(config.rules)
+    n = config.players
+    bot_of, bots = _bots_for(config, job.rotation)
+    rngs = [random.Random(f"rummykit/sim/{config.seed}/{job.index}/{job.rotation}/{seat}")
+            for seat in range(n)]
+    outcome = Outcome(job.index, job.rotation, bot_of, decisions=[0] * n)
+    if config.mode == "deals":
+        deal = Deal.start(rules, players=n, dealer=job.index % n, seed=config.seed,
+                          index=job.index)
+        steps = 0
+        while not deal.is_over and steps < MAX_ACTIONS_PER_DEAL:
+            seat = deal.to_move
+            deal.push(bots[seat].choose(view(deal, seat), rngs[seat]))
+            outcome.decisions[seat] += 1
+            steps += 1
+        _note(deal, outcome)
+        outcome.totals = list(outcome.deal_points[0]) if outcome.deal_points else [0] * n
+        if config.keep_records:
+            rec = records.Record(
+                rules, [config.labels()[b] for b in bot_of],
+                [records.DealRecord([str(a) for a in deal.history], deal.dealer, deal.layout,
+                                    deal.result)],
+                config.seed, None)
+            outcome.record = records.dumps(rec)
+        return outcome
+    names = [config.labels()[b] for b in bot_of]
+    match = Match(rules, players=names, seed=config.seed * 1_000_003 + job.index)
+    while not match.is_over and len(match.finished) < MAX_DEALS_PER_MATCH:
+        deal = match.deal
+        steps = 0
+        while match.deal is deal and not match.is_over and steps < MAX_ACTIONS_PER_DEAL:
+            seat = deal.to_move
+            match.push(bots[seat].choose(view(match, seat), rngs[seat]))
+            outcome.decisions[seat] += 1
+            steps += 1
+        if not deal.is_over:
+            break
+    for deal in match.finished:
+        _note(deal, outcome)
+    outcome.match_finished = match.is_over
+    outcome.match_winner = match.winner
+    outcome.totals = list(match.totals)
+    if config.keep_records:
+        outcome.record = records.dumps(records.from_match(match))
+    return outcome
+
+
+def _note(deal: Deal, outcome: Outcome) -> None:
+    result = deal.result
+    if result is None:
+        return
+    outcome.deal_points.append(list(result.points))
+    outcome.deal_winners.append(result.winner)
+    outcome.deal_rummies.append(result.rummy)
