@@ -219,6 +219,10 @@ def play(
         say("Match over. " + ", ".join(
             f"{n} {t}" for n, t in zip(match.names, match.totals, strict=True)))
         say(f"Winner: {match.names[winner]}" if winner is not None else "No single winner.")
+        settlement = match.settlement()
+        if settlement is not None:
+            say("Settlement (the winner collects the differences): " + ", ".join(
+                f"{n} {p:+d}" for n, p in zip(match.names, settlement, strict=True)))
     else:
         say("Game stopped before its end.")
     if save:

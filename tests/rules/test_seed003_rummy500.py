@@ -55,8 +55,7 @@ def test_seed003_standard_52_card_deck() -> None:
 
 @pytest.mark.parametrize(("players", "size"), [(2, 13), (3, 7), (4, 7), (5, 7), (6, 7)])
 def test_seed003_thirteen_cards_for_two_players_seven_otherwise(players: int, size: int) -> None:
-    """«Раздайте каждому игроку по семь карт (кроме игры вдвоем, где каждый игрок получает по
-    13 карт)» (deal seven cards each, except with two players: 13 each)."""
+    """«по семь карт (кроме игры вдвоем ... по 13 карт)»: seven each, 13 with two players."""
     d = Deal.start(R, players=players, dealer=0, seed=5)
     assert [len(h) for h in d.hands] == [size] * players
     assert len(d.pile) == 1
@@ -64,8 +63,7 @@ def test_seed003_thirteen_cards_for_two_players_seven_otherwise(players: int, si
 
 
 def test_seed003_dealt_one_at_a_time_from_dealers_left_then_pile_card(monkeypatch) -> None:
-    """RULES.md: one card at a time clockwise from the dealer's left; «Верхняя карта
-    переворачивается ... чтобы начать стопку сброса» (the next card starts the pile)."""
+    """RULES.md: dealt one at a time from the dealer's left; «Верхняя карта» starts the pile."""
     no_shuffle(monkeypatch)  # deck order AC..KC, AD..KD, AH..KH, AS..KS
     d = Deal.start(R, players=3, dealer=0, seed=0)
     assert hand(d, 1) == "AC 4C 7C 10C KC 3D 6D"
@@ -77,8 +75,7 @@ def test_seed003_dealt_one_at_a_time_from_dealers_left_then_pile_card(monkeypatc
 
 
 def test_seed003_player_left_of_dealer_starts_play_goes_clockwise() -> None:
-    """«Каждый игрок, начиная с игрока слева от дилера» (each player in turn, starting with the
-    player on the dealer's left)."""
+    """«начиная с игрока слева от дилера» (starting left of the dealer), then clockwise."""
     assert Deal.start(R, players=4, dealer=1, seed=2).to_move == 2
     assert Deal.start(R, players=2, dealer=0, seed=2).to_move == 1
     d = Deal.start(R, players=4, dealer=2, seed=2)
@@ -115,16 +112,14 @@ ACES = [
 
 
 def test_seed003_ace_high_or_low_in_runs() -> None:
-    """«Туз (старший или младший)» and «A, K, Q или A, 2, 3 могут быть соединены» (the ace is
-    high or low: A-K-Q and A-2-3 may be joined)."""
+    """«A, K, Q или A, 2, 3 могут быть соединены» (Q-K-A and A-2-3 may be melded)."""
     d = deal(R, ACES, "10D", "JD")
     play(d, "draw stock", "meld QH KH AH", "meld AC 2C 3C")
     assert [(m.kind, m.low, m.high) for m in d.table] == [("run", 12, 14), ("run", 1, 3)]
 
 
 def test_seed003_runs_never_go_round_the_corner() -> None:
-    """«Последовательности не могут «заходить за угол»... но не K, A, 2» (runs may not go
-    round the corner: not K-A-2)."""
+    """«Последовательности не могут «заходить за угол»... не K, A, 2» (no K-A-2)."""
     d = deal(R, ACES, "10D", "JD")
     play(d, "draw stock", "meld QH KH AH")
     before = snapshot(d)
@@ -150,8 +145,7 @@ def test_seed003_sets_of_three_or_four() -> None:
 
 
 def test_seed003_runs_of_three_or_more_in_suit() -> None:
-    """«последовательностях из 3 или более карт одной масти» (runs of 3 or more cards of one
-    suit)."""
+    """«последовательностях из 3 или более карт одной масти» (runs: 3+ cards of one suit)."""
     d = deal(R, ["5H 6H 7H 8H 5S 6S 6D", "KD QD 8S 8C 7D 2D 2S", "JH JS 10H 4D 3H 3S QC"],
              "4S", "7C")
     d.apply("draw stock")
@@ -181,15 +175,13 @@ def test_seed003_draw_top_of_stock() -> None:
 
 
 def test_seed003_whole_pile_is_visible() -> None:
-    """«Стопка сброса должна быть слегка разложена, чтобы игроки могли видеть все карты»
-    (the pile is spread so that everyone sees all of its cards)."""
+    """«Стопка сброса должна быть слегка разложена» (the pile is spread: all cards seen)."""
     d = deal(R, DRAW, DRAW_PILE, "JD")
     assert format_cards(view(d, 1).pile) == DRAW_PILE
 
 
 def test_seed003_draw_any_pile_card_with_all_cards_above_it() -> None:
-    """«игрок должен взять все карты выше выбранной карты» (the player must take every card
-    above the chosen one)."""
+    """«игрок должен взять все карты выше выбранной карты» (take all cards above the chosen)."""
     d = deal(R, DRAW, DRAW_PILE, "JD")
     d.apply("draw pile 9H")
     assert format_cards(d.pile) == "2C"
@@ -207,8 +199,7 @@ def test_seed003_draw_pile_alone_takes_the_top_card_only() -> None:
 
 
 def test_seed003_chosen_pile_card_must_be_used() -> None:
-    """«взятая карта должна быть немедленно использована» (the chosen card must be used at
-    once: melded or laid off); discarding is refused until it is."""
+    """«взятая карта должна быть немедленно использована» (used at once; no discard before)."""
     d = deal(R, DRAW, DRAW_PILE, "JD")
     d.apply("draw pile 9H")
     for card in ("4D", "KC", "9H"):
@@ -227,8 +218,7 @@ def test_seed003_chosen_pile_card_must_be_used() -> None:
 
 
 def test_seed003_other_taken_pile_cards_may_be_discarded() -> None:
-    """«Оставшиеся карты, взятые при сбросе, могут быть перемешаны в тот же ход» (the other
-    cards taken with it may be discarded that same turn)."""
+    """«Оставшиеся карты, взятые при сбросе» (the other taken cards) may be discarded."""
     d = deal(R, DRAW, DRAW_PILE, "JD")
     play(d, "draw pile 9H", "meld 9C 9D 9H", "discard KS")
     assert format_cards(d.pile) == "2C KS"
@@ -236,8 +226,7 @@ def test_seed003_other_taken_pile_cards_may_be_discarded() -> None:
 
 
 def test_seed003_pile_draw_of_an_unusable_card_is_refused() -> None:
-    """RULES.md: a pile draw whose chosen card cannot be melded or laid off this turn is
-    refused (the seed's «взятая карта должна быть немедленно использована»)."""
+    """RULES.md: a pile draw whose chosen card cannot be melded or laid off is refused."""
     d = deal(R, DRAW, DRAW_PILE, "JD")
     before = snapshot(d)
     for chosen in ("2C", "4D", "KS"):
@@ -248,8 +237,7 @@ def test_seed003_pile_draw_of_an_unusable_card_is_refused() -> None:
 
 
 def test_seed003_meld_leaving_the_chosen_card_unusable_is_refused() -> None:
-    """RULES.md, no dead ends: a meld after which the chosen pile card can no longer be used
-    this turn is refused."""
+    """RULES.md, no dead ends: a meld leaving the chosen pile card unusable is refused."""
     d = deal(R, ["9C 9D 7C 8C 2H 3D KC", "KD QD 8S 6C 5D 6D 2S", "JH JS 10H 4H 3H 3S QC"],
              "2C 9H 4D", "JD")
     d.apply("draw pile 9H")
@@ -264,8 +252,7 @@ LAYOFF = ["5H 6H 7H 8H 2C 4D 9S", "2S 3S 10C KD QS 4C 6D", "JH JS 10H 8D 3H 5S Q
 
 
 def test_seed003_top_pile_card_used_by_laying_it_off_on_another_players_meld() -> None:
-    """«путем выкладывания на уже имеющийся на столе набор» (the card may be used by laying it
-    off on a meld already on the table), here a meld of another player."""
+    """«выкладывания на уже имеющийся на столе набор»: used by a lay-off on another's meld."""
     d = deal(R, LAYOFF, "4S", "JC")
     play(d, "draw stock", "meld 5H 6H 7H", "discard 8H")
     d.apply("draw pile")
@@ -276,11 +263,8 @@ def test_seed003_top_pile_card_used_by_laying_it_off_on_another_players_meld() -
     assert d.table[0].layers == (0, 0, 0, 1)
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: a pile card usable only after another "
-                   "lay-off (8H then 9H on 5H 6H 7H) is refused as unusable")
 def test_seed003_pile_card_usable_after_another_layoff_may_be_drawn() -> None:
-    """RULES.md: only a pile draw whose chosen card cannot be melded or laid off this turn is
-    refused; 9H can be laid off once 8H extends the run 5H 6H 7H."""
+    """RULES.md: 9H can be laid off once 8H extends 5H-7H, so drawing it is not refused."""
     d = deal(R, ["5H 6H 7H 8H 2C 4D KS", "3S 4S 10C JD QD 6C 7D", "9H JS 2D 3D 8C 10S QC"],
              "5S", "AC 2S 8S")
     play(d, "draw stock", "meld 5H 6H 7H", "discard AC", "draw stock", "discard 2S",
@@ -293,8 +277,7 @@ def test_seed003_pile_card_usable_after_another_layoff_may_be_drawn() -> None:
 
 
 def test_seed003_any_number_of_melds_per_turn() -> None:
-    """«после розыгрыша, но до сброса, может выложить любой совпавший набор» (after drawing
-    and before discarding, any matched meld may be laid down): several per turn."""
+    """«может выложить любой совпавший набор» (may lay down any meld): several per turn."""
     d = deal(R, ["AH 2H 3H QS KS AS 9D", "4H 7C 7D 7H 8C JD AC", "10C JC QC KC 5S 6S 2S"],
              "4S", "8S")
     play(d, "draw stock", "meld AH 2H 3H", "meld QS KS AS")
@@ -313,8 +296,7 @@ def test_seed003_first_meld_may_be_anything() -> None:
 
 
 def test_seed003_go_out_by_discarding_the_last_card() -> None:
-    """RULES.md: go out as in 000: the last card melded, laid off or discarded (here
-    discarded)."""
+    """RULES.md: go out as in 000, here by discarding the last card."""
     d = deal(R, ONE_TURN_OUT, "4S", "KC")
     play(d, "draw stock", "meld 2C 3C 4C 5C", "meld 9D 9H 9S", "discard KC")
     assert d.is_over
@@ -322,8 +304,7 @@ def test_seed003_go_out_by_discarding_the_last_card() -> None:
 
 
 def test_seed003_go_out_by_melding_the_last_card() -> None:
-    """«Когда любой игрок избавляется от всех своих карт, игра немедленно заканчивается»
-    (when a player gets rid of all his cards the game ends at once), melding the last."""
+    """«избавляется от всех своих карт, игра немедленно заканчивается»: out by melding."""
     d = deal(R, ONE_TURN_OUT, "4S", "9C")
     play(d, "draw stock", "meld 2C 3C 4C 5C", "meld 9C 9D 9H 9S")
     assert d.is_over
@@ -345,8 +326,7 @@ STOCK_END = ["AH 2H 3H AS AD AC 5C", "KD QD 9S 8C 7D 6D 2S", "JH JS 10H 4D 3C 3S
 
 
 def test_seed003_stock_empty_and_end_closes_the_deal() -> None:
-    """RULES.md: the deal ends when the stock is empty and the player to draw does not take
-    from the pile (`end`); it is scored melded minus hand, with no winner."""
+    """RULES.md: stock empty and `end`: the deal ends, melded minus hand, winner None."""
     d = deal(R, STOCK_END, "4S", "QC", rest_to="pile")
     before = snapshot(d)
     with pytest.raises(IllegalActionError, match="only when the stock is empty"):
@@ -367,8 +347,7 @@ def test_seed003_stock_empty_and_end_closes_the_deal() -> None:
 
 
 def test_seed003_stock_empty_player_may_still_take_from_the_pile() -> None:
-    """RULES.md: the deal ends when the stock is empty and the player to draw does NOT take
-    from the pile: he may take from it instead, and play goes on."""
+    """RULES.md: with the stock empty a player may take from the pile instead of `end`."""
     d = deal(R, STOCK_END, "5D 4S", "QC", rest_to="pile")
     play(d, "draw stock", "meld AH 2H 3H", "meld AS AD AC", "discard QC")
     assert d.stock == []
@@ -390,9 +369,7 @@ SCORING_ACTIONS = (
 
 
 def test_seed003_deal_score_is_melded_minus_hand_for_every_player() -> None:
-    """«Игроку начисляется очко за все карты, которые он выложил на стол. Из этой цифры
-    вычитается стоимость всех оставшихся на руках карт» (each player scores the cards he laid
-    on the table minus the cards left in his hand)."""
+    """«очко за все карты, которые он выложил на стол» minus hand, for every player."""
     d = deal(R, SCORING, "4S", "8S 9S 10S 5H")
     play(d, *SCORING_ACTIONS)
     assert d.is_over
@@ -404,8 +381,7 @@ def test_seed003_deal_score_is_melded_minus_hand_for_every_player() -> None:
 
 
 def test_seed003_deal_score_added_to_running_totals() -> None:
-    """«Разница прибавляется или вычитается из очков игрока» (the difference is added to or
-    subtracted from the player's score)."""
+    """«Разница прибавляется или вычитается из очков игрока» (added to the running total)."""
     m = match(R, SCORING, "4S", "8S 9S 10S 5H", totals=[10, 20, 30])
     play(m, *SCORING_ACTIONS)
     assert m.totals == [56, 12, 57]
@@ -413,8 +389,7 @@ def test_seed003_deal_score_added_to_running_totals() -> None:
 
 
 def test_seed003_layoffs_score_for_the_player_who_laid_them() -> None:
-    """RULES.md: lay-offs score for the player who laid them, even on another's meld; an ace
-    laid off at the low end of a run scores 1, at the high end 15."""
+    """RULES.md: lay-offs score for who laid them, on another's meld too (low A 1, high A 15)."""
     d = deal(R, ["2H 3H 4H QS KS JS 9D", "AH AS 5C 6C 7D 10D 10S", "JH 4S 5S 8D 2D 3D KC"],
              "4C", "8C 3C 9C", rest_to="pile")
     play(d, "draw stock", "meld 2H 3H 4H", "meld JS QS KS", "discard 8C",
@@ -428,8 +403,7 @@ def test_seed003_layoffs_score_for_the_player_who_laid_them() -> None:
 
 
 def test_seed003_card_values_ace_15_low_ace_in_run_1_court_10() -> None:
-    """RULES.md: A 15, but 1 at the low end of a melded run; J Q K 10; others pip — in melds
-    and in hand."""
+    """RULES.md: A 15, but 1 at the low end of a melded run; J Q K 10; others pip."""
     d = deal(R, SCORING, "4S", "8S 9S 10S 5H")
     play(d, *SCORING_ACTIONS)
     assert d.result is not None
@@ -461,8 +435,7 @@ def _one_turn_out_match(totals: list[int]) -> Match:
 
 
 def test_seed003_match_won_by_first_total_reaching_500() -> None:
-    """«стать первым игроком, набравшим 500 общих чистых очков» and «Первый игрок, чей счет
-    достигнет +500, побеждает» (the first player whose total reaches +500 wins)."""
+    """«Первый игрок, чей счет достигнет +500, побеждает» (the first to reach 500 wins)."""
     m = _one_turn_out_match([450, 0, 0])
     assert m.totals == [500, -51, -42]
     assert m.is_over
@@ -480,8 +453,7 @@ def test_seed003_match_goes_on_below_500() -> None:
 
 
 def test_seed003_several_reach_500_at_once_highest_wins() -> None:
-    """«Если два или более игроков достигают 500 очков на одной руке, победителем становится
-    игрок с наибольшим счетом» (if several reach 500 in one hand, the highest score wins)."""
+    """«Если два или более игроков достигают 500 ... с наибольшим счетом» (highest wins)."""
     m = match(R, SCORING, "4S", "8S 9S 10S 5H", totals=[460, 0, 480])
     play(m, *SCORING_ACTIONS)
     assert m.totals == [506, -8, 507]
@@ -493,8 +465,7 @@ def test_seed003_several_reach_500_at_once_highest_wins() -> None:
 
 
 def test_seed003_illegal_actions_name_the_rule_and_change_nothing() -> None:
-    """RULES.md: an illegal action is refused with a reason that names the rule, and the
-    state is unchanged."""
+    """RULES.md: an illegal action is refused naming the rule, and the state is unchanged."""
     d = deal(R, DRAW, DRAW_PILE, "JD")
     refused = {
         "meld 9C 9D 9H": "must draw first",
@@ -523,8 +494,7 @@ def test_seed003_illegal_actions_name_the_rule_and_change_nothing() -> None:
 
 
 def test_seed003_deck_has_no_jokers() -> None:
-    """«стандартная колода из 52 карт» (a standard 52-card deck): a layout with a joker in
-    place of a card is not the rummy500 deck."""
+    """«стандартная колода из 52 карт»: a layout with a joker is not the rummy500 deck."""
     deck = [int(c) for c in make_deck()]
     with pytest.raises(RecordError, match="not the deck"):
         Deal(R, players=3, dealer=2, layout=Layout(

@@ -46,8 +46,7 @@ def test_seed004_standard_52_card_deck() -> None:
 
 @pytest.mark.parametrize(("players", "size"), [(2, 10), (3, 7), (4, 7), (5, 6), (6, 6)])
 def test_seed004_cards_dealt_by_player_count(players: int, size: int) -> None:
-    """«2-player game: 10 cards per player. 3-player game: 7 ... 4-player game: 7 ...
-    5-player game: 6 ... 6-player game: 6 cards per player»."""
+    """«2-player game: 10 cards per player ... 5-player game: 6»: 10/7/7/6/6."""
     d = Deal.start(R, players=players, dealer=0, seed=8)
     assert [len(h) for h in d.hands] == [size] * players
     assert len(d.pile) == 1
@@ -55,8 +54,7 @@ def test_seed004_cards_dealt_by_player_count(players: int, size: int) -> None:
 
 
 def test_seed004_dealt_one_at_a_time_then_one_card_turned_up(monkeypatch) -> None:
-    """«The remaining cards are placed face down ... (the stock). One card is turned up and
-    placed beside the stock» (dealt one at a time clockwise from the dealer's left)."""
+    """«One card is turned up ... the start of the discard pile», after dealing one at a time."""
     no_shuffle(monkeypatch)
     d = Deal.start(R, players=2, dealer=0, seed=0)
     assert hand(d, 1) == "AC 3C 5C 7C 9C JC KC 2D 4D 6D"
@@ -67,8 +65,7 @@ def test_seed004_dealt_one_at_a_time_then_one_card_turned_up(monkeypatch) -> Non
 
 
 def test_seed004_player_left_of_dealer_starts_play_goes_clockwise() -> None:
-    """RULES.md: the player left of the dealer starts (2 players: the non-dealer); play
-    passes clockwise."""
+    """RULES.md: the player left of the dealer starts (2 players: the non-dealer), clockwise."""
     assert Deal.start(R, players=2, dealer=1, seed=1).to_move == 0
     d = Deal.start(R, players=5, dealer=3, seed=1)
     seen = []
@@ -115,8 +112,7 @@ def test_seed004_ace_low_only() -> None:
 
 
 def test_seed004_sets_of_three_or_more_at_most_four_with_one_deck() -> None:
-    """«a group of three or more cards of the same rank, for example, 5♥ 5♣ 5♦» — with one
-    deck at most four."""
+    """«a group of three or more cards of the same rank»: 3+, at most 4 with one deck."""
     d = deal(R, ["9C 9D 9H 4C 4D KS 2H", "KD QD 8S 8C 7D 6D 2S", "JH JS 10H 4H 3H 3S 2D"],
              "4S", "9S")
     d.apply("draw stock")
@@ -129,8 +125,7 @@ def test_seed004_sets_of_three_or_more_at_most_four_with_one_deck() -> None:
 
 
 def test_seed004_runs_of_three_or_more_in_suit() -> None:
-    """«a sequence of three or more consecutive cards of the same suit, for example, 9♠ 10♠
-    J♠ Q♠»."""
+    """«a sequence of three or more consecutive cards of the same suit»."""
     d = deal(R, ["9S 10S JS QS 5H 6H 6D", "KD QD 8S 8C 7D 2D 2S", "JH 4S 10H 4D 3H 3S QC"],
              "4C", "7C")
     d.apply("draw stock")
@@ -167,8 +162,7 @@ def test_seed004_draw_top_of_stock_or_top_of_pile_only() -> None:
 
 
 def test_seed004_any_number_of_melds_per_turn() -> None:
-    """«The player can create a meld and lay off a card any number of times in a single
-    turn»."""
+    """«can create a meld and lay off a card any number of times in a single turn»."""
     d = deal(R, OUT, "4S", "KD")
     play(d, "draw stock", "meld 2C 3C 4C 5C", "meld 9D 9H 9S")
     assert d.turn_melds == 2
@@ -195,8 +189,7 @@ def test_seed004_lay_off_on_another_players_meld() -> None:
 
 
 def test_seed004_taken_discard_may_not_be_discarded() -> None:
-    """«If the player starts the turn by picking up a card from the discard pile, they may not
-    discard that card in the same turn»."""
+    """«picking up a card from the discard pile, they may not discard that card in the same turn»"""
     d = deal(R, OUT, "4S QS", "KD")
     d.apply("draw pile")
     before = snapshot(d)
@@ -211,8 +204,7 @@ def test_seed004_taken_discard_may_not_be_discarded() -> None:
 
 
 def test_seed004_taken_discard_may_be_discarded_as_the_last_card() -> None:
-    """«... unless it is the only card remaining in the player's hand»: discarding it then
-    goes out."""
+    """«unless it is the only card remaining in the player's hand»: then it goes out."""
     d = deal(R, OUT, "4S QS", "KD")
     play(d, "draw pile", "meld 2C 3C 4C 5C", "meld 9D 9H 9S")
     assert format_cards(d.hands[0]) == "QS"
@@ -222,8 +214,7 @@ def test_seed004_taken_discard_may_be_discarded_as_the_last_card() -> None:
 
 
 def test_seed004_go_out_by_discarding_the_last_card() -> None:
-    """«The round continues until one player has gotten rid of all their cards»: here by
-    discarding the last."""
+    """«until one player has gotten rid of all their cards»: here by discarding the last."""
     d = deal(R, OUT, "4S", "KD")
     play(d, *OUT_ACTIONS)
     assert d.is_over
@@ -231,8 +222,7 @@ def test_seed004_go_out_by_discarding_the_last_card() -> None:
 
 
 def test_seed004_go_out_by_melding_the_last_card() -> None:
-    """«The goal of each player is to get rid of all of their cards by discarding them or by
-    creating melds»: melding the last card goes out."""
+    """«get rid of all of their cards by discarding them or by creating melds»: by melding."""
     d = deal(R, OUT, "4S", "9C")
     play(d, "draw stock", "meld 2C 3C 4C 5C", "meld 9C 9D 9H 9S")
     assert d.is_over
@@ -253,8 +243,7 @@ TWO = ["2C 3C 4C 5C 9D 9H 9S JH QH KH", "AS AD 3S 4S 6D 7D 8C 10S 5H 5D"]  # sea
 
 
 def test_seed004_stock_refilled_from_pile_but_its_top() -> None:
-    """«If there are no more cards in the stock, cards from the discard pile, other than the
-    top card, are shuffled and turned face down to form the new stock»."""
+    """«cards from the discard pile, other than the top card, are shuffled ... the new stock»."""
     d = deal(R, TWO, "QS", "KS", rest_to="pile")
     d.apply("draw stock")
     assert d.stock == []
@@ -292,9 +281,7 @@ def _draw_and_discard_until_over(d: Deal) -> int:
 
 @pytest.mark.parametrize(("players", "limit"), [(2, 1), (3, 1), (4, 1), (5, 2), (6, 3)])
 def test_seed004_refill_limit_by_players_then_stalemate(players: int, limit: int) -> None:
-    """«2-player game: 1 time. 3-player game: 1 time. 4-player game: 1 time. 5-player game:
-    2 times. 6-player game: 3 times. If the stock is empty and the limit has been reached,
-    the round ends in stalemate with no winner»."""
+    """«2-player game: 1 time ... 5-player: 2 ... 6-player: 3», then stalemate, no points."""
     size = R.hand_size_for(players)
     deck = [int(c) for c in make_deck()]
     hands = [format_cards(deck[i * size:(i + 1) * size]) for i in range(players)]
@@ -328,8 +315,7 @@ def test_seed004_stalemate_scores_nothing_and_the_match_goes_on() -> None:
 
 
 def test_seed004_winner_scores_the_hand_totals_of_the_others() -> None:
-    """«they receive a score calculated by adding up the values of all the cards remaining in
-    the other players' hands» (here without rummy: seat 0 melded in an earlier turn)."""
+    """«adding up the values of all the cards remaining in the other players' hands»."""
     d = deal(R, ["2C 3C 4C 9D 9H 9S 5C", OUT[1], OUT[2]], "4S", "KD 8C 8H 9C")
     play(d, "draw stock", "meld 2C 3C 4C", "discard KD",
          "draw stock", "discard 8C", "draw stock", "discard 8H",
@@ -339,8 +325,7 @@ def test_seed004_winner_scores_the_hand_totals_of_the_others() -> None:
 
 
 def test_seed004_card_values_ace_1_court_10_others_pip() -> None:
-    """«Each card is worth its face value, with Aces worth 1 point each and Jacks, Queens, and
-    Kings worth 10 points each»."""
+    """«face value, with Aces worth 1 point each and Jacks, Queens, and Kings worth 10»."""
     d = deal(R, OUT, "4S", "9C")
     play(d, "draw stock", "meld 2C 3C 4C 5C", "meld 9C 9D 9H 9S")
     assert d.result is not None
@@ -349,9 +334,7 @@ def test_seed004_card_values_ace_1_court_10_others_pip() -> None:
 
 
 def test_seed004_rummy_doubles_the_score() -> None:
-    """«If a player gets rid of all their cards in the same turn, without having melded or laid
-    off any cards in previous turns, the player is said to have gone rummy, and their score
-    for the round doubles»."""
+    """«the player is said to have gone rummy, and their score for the round doubles»."""
     d = deal(R, OUT, "4S", "KD")
     play(d, *OUT_ACTIONS)
     assert d.result == DealResult(0, True, (2 * 87, 0, 0))
@@ -386,8 +369,7 @@ def _first_deal_won_by_seat0(players: int, totals: list[int]) -> Match:
 def test_seed004_reaching_the_target_exactly_does_not_end_the_match(
     players: int, target: int
 ) -> None:
-    """«until one player exceeds 100 points (in 2-player and 3-player games) or 200 points (in
-    4-player to 6-player games)»: a total of exactly the target does not end it."""
+    """«until one player exceeds 100 points (2-3 players) or 200 (4-6)»: equal is not enough."""
     probe = _first_deal_won_by_seat0(players, [0] * players)
     points = probe.totals[0]
     m = _first_deal_won_by_seat0(players, [target - points] + [0] * (players - 1))
@@ -399,8 +381,7 @@ def test_seed004_reaching_the_target_exactly_does_not_end_the_match(
 @pytest.mark.parametrize(("players", "target"), [(2, 100), (3, 100), (4, 200), (5, 200),
                                                  (6, 200)])
 def test_seed004_first_total_past_the_target_wins(players: int, target: int) -> None:
-    """«The first player whose total score over all rounds exceeds 100 points (in 2-player or
-    3-player games) or 200 points (in 4-player to 6-player games) wins the game»."""
+    """«The first player whose total score ... exceeds 100 ... or 200 points ... wins»."""
     probe = _first_deal_won_by_seat0(players, [0] * players)
     points = probe.totals[0]
     m = _first_deal_won_by_seat0(players, [target + 1 - points] + [0] * (players - 1))
@@ -410,8 +391,7 @@ def test_seed004_first_total_past_the_target_wins(players: int, target: int) -> 
 
 
 def test_seed004_two_players_exact_points_to_100() -> None:
-    """«until one player exceeds 100 points (in 2-player ... games)»: 50 in seat 1's hand,
-    doubled for rummy, is 100 — not past it; 1 more is."""
+    """«exceeds 100 points (in 2-player ... games)»: 100 goes on, 101 wins."""
     m = match(R, TWO, "8S", "2D", totals=[0, 0])
     play(m, "draw stock", "meld 2C 3C 4C 5C", "meld 9D 9H 9S", "meld JH QH KH", "discard 2D")
     assert m.totals == [100, 0]
@@ -427,8 +407,7 @@ def test_seed004_two_players_exact_points_to_100() -> None:
 
 
 def test_seed004_illegal_actions_name_the_rule_and_change_nothing() -> None:
-    """RULES.md: an illegal action is refused with a reason that names the rule, and the
-    state is unchanged."""
+    """RULES.md: an illegal action is refused naming the rule, and the state is unchanged."""
     d = deal(R, DRAW, "2C 9H 4D", "JD")
     refused = {
         "meld 9C 9D 9H": "must draw first",

@@ -198,6 +198,8 @@ class Deal:
         active: Sequence[bool] | None = None,
     ) -> Deal:
         """Shuffle and deal from ``seed`` (``index`` tells deals of one match apart)."""
+        if not 2 <= players <= 6:
+            raise RecordError(f"{players} players: Rummy is played by 2 to 6")
         layout = shuffled_layout(rules, players, dealer, seed, index, active)
         return cls(rules, players=players, dealer=dealer, layout=layout, seed=seed,
                    index=index, active=active)
@@ -392,8 +394,8 @@ class Deal:
             if not 1 <= action.meld <= len(self.table):
                 return f"there is no meld {action.meld} on the table ({len(self.table)} melds)"
             c = action.cards[0]
-            if action.low and c != JOKER_CODE and self.table[action.meld - 1].kind != "run":
-                return "'low' places a joker at a run's low end"
+            if action.low and (c != JOKER_CODE or self.table[action.meld - 1].kind != "run"):
+                return "'low' places a joker at a run's low end; other lay-offs take no 'low'"
             try:
                 new = layoff(self.table[action.meld - 1], c, self.rules, seat, action.low)
             except IllegalActionError as err:
@@ -591,14 +593,18 @@ class Deal:
         return can_meld and any(card in cards for cards in find_melds(hand, rules))
 
     def _usable_after_draw(self, index: int) -> bool:
-        """rummy500: could the chosen pile card be melded or laid off this turn?"""
+        """rummy500: could the chosen pile card be melded or laid off this turn?
+
+        Directly, in a meld with cards of the hand, or on a run of the table once cards of
+        the hand have extended that run up to it."""
         chosen = self.pile[index]
         hand = self.hands[self.to_move] + self.pile[index:]
-        if any(_fits_any(m, chosen, self.rules) for m in self.table) and self._opened[
-            self.to_move
-        ]:
-            return True
-        return any(chosen in cards for cards in find_melds(_near(hand, chosen), self.rules))
+        rules = self.rules
+        if self._opened[self.to_move]:
+            for meld in self.table:
+                if _fits_any(meld, chosen, rules) or _reaches(meld, chosen, hand, rules):
+                    return True
+        return any(chosen in cards for cards in find_melds(_near(hand, chosen), rules))
 
     # -- playing -----------------------------------------------------------------------
 
@@ -820,6 +826,28 @@ def _fits_any(meld: Meld, c: int, rules: Rules) -> bool:
             return True
         return False
     return True
+
+
+def _reaches(meld: Meld, chosen: int, hand: list[int], rules: Rules) -> bool:
+    """Whether cards of ``hand`` could extend run ``meld`` until ``chosen`` fits its end."""
+    if meld.kind != "run" or chosen == JOKER_CODE or chosen // 13 != meld.suit:
+        return False
+    rank = chosen % 13 + 1
+    positions = [rank] + ([14] if rank == 1 and rules.high_aces else [])
+    present = {c % 13 + 1 for c in hand if c != JOKER_CODE and c // 13 == meld.suit}
+    if 1 in present and rules.high_aces:
+        present.add(14)
+    jokers = sum(1 for c in hand if c == JOKER_CODE)
+    for pos in positions:
+        if pos > meld.high + 1:
+            gap = range(meld.high + 1, pos)
+        elif pos < meld.low - 1:
+            gap = range(pos + 1, meld.low)
+        else:
+            continue
+        if sum(1 for p in gap if p not in present) <= jokers:
+            return True
+    return False
 
 
 def _near(hand: list[int], chosen: int) -> list[int]:

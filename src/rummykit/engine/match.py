@@ -80,6 +80,18 @@ class Match:
     def target(self) -> int | None:
         return self.rules.target_for(self.players)
 
+    def settlement(self) -> list[int] | None:
+        """Where the rules score melded cards (500 Rum), the finished match's payout: the
+        winner collects from each opponent the difference between their totals.
+
+        None while the match goes on, without a single winner, or in other scoring."""
+        if not self._over or self._winner is None or self.rules.scoring != "melded":
+            return None
+        best = self.totals[self._winner]
+        pay = [t - best if s != self._winner else 0 for s, t in enumerate(self.totals)]
+        pay[self._winner] = -sum(pay)
+        return pay
+
     def next_dealer(self) -> int:
         """Who deals after the current deal, by the rules."""
         deal = self.deal
