@@ -8,85 +8,22 @@ per preset and per player count.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
-from sqlalchemy import (
-    Boolean,
-    DateTime,
-    ForeignKey,
-    Integer,
-    String,
-    Text,
-    case,
-    create_engine,
-    func,
-    select,
-)
+from sqlalchemy import Integer, case, func, select
 from sqlalchemy.engine import Engine
-from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship
+from sqlalchemy.orm import Session
 
+from rummykit.db import connect
+from rummykit.db.models import GameRow, SeatRow
 from rummykit.engine.deal import DealResult
 from rummykit.engine.match import Match
 from rummykit.rules import Rules
 
-__all__ = ["DEFAULT_URL", "Base", "GameRow", "SeatRow", "StatLine", "Store", "database_url"]
-
-DEFAULT_URL = "sqlite:///var/rummykit.db"
-
-
-def database_url(explicit: str | None = None) -> str:
-    """The URL to use: the one given, else ``DATABASE_URL``, else the SQLite file."""
-    return explicit or os.environ.get("DATABASE_URL") or DEFAULT_URL
-
-
-class Base(DeclarativeBase):
-    pass
-
-
-class GameRow(Base):
-    """One stored game: a whole match, or a single deal played on its own (simulations)."""
-
-    __tablename__ = "games"
-
-    id: Mapped[int] = mapped_column(primary_key=True)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    source: Mapped[str] = mapped_column(String(20))
-    unit: Mapped[str] = mapped_column(String(10))
-    """``match`` or ``deal``."""
-    rules: Mapped[str] = mapped_column(String(400))
-    preset: Mapped[str] = mapped_column(String(40), index=True)
-    players: Mapped[int] = mapped_column(Integer, index=True)
-    finished: Mapped[bool] = mapped_column(Boolean)
-    winner: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    deals: Mapped[int] = mapped_column(Integer)
-    record: Mapped[str | None] = mapped_column(Text, nullable=True)
-    seats: Mapped[list[SeatRow]] = relationship(back_populates="game", cascade="all")
-
-
-class SeatRow(Base):
-    """One seat of a stored game."""
-
-    __tablename__ = "game_seats"
-
-    id: Mapped[int] = mapped_column(primary_key=True)
-    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
-    seat: Mapped[int] = mapped_column(Integer)
-    player: Mapped[str] = mapped_column(String(80), index=True)
-    """A person's name, or a bot's level."""
-    kind: Mapped[str] = mapped_column(String(10))
-    """``person`` or ``bot``."""
-    total: Mapped[int] = mapped_column(Integer)
-    won: Mapped[bool] = mapped_column(Boolean)
-    deals_won: Mapped[int] = mapped_column(Integer)
-    deal_points: Mapped[int] = mapped_column(Integer)
-    """The sum of the points the seat scored, deal by deal."""
-    rummies: Mapped[int] = mapped_column(Integer)
-    game: Mapped[GameRow] = relationship(back_populates="seats")
+__all__ = ["StatLine", "Store"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,16 +56,13 @@ class StatLine:
 class Store:
     """The statistics store on one database."""
 
-    def __init__(self, url: str | None = None, *, create: bool = True) -> None:
-        self.url = database_url(url)
-        if self.url.startswith("sqlite:///") and not self.url.startswith("sqlite:///:memory:"):
-            Path(self.url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
-        self.engine: Engine = create_engine(self.url, future=True)
-        if create:
-            Base.metadata.create_all(self.engine)
+    def __init__(self, url: str | None = None, *, engine: Engine | None = None) -> None:
+        self.engine: Engine = engine if engine is not None else connect(url)
+        self._owns_engine = engine is None
 
     def close(self) -> None:
-        self.engine.dispose()
+        if self._owns_engine:
+            self.engine.dispose()
 
     # -- writing -------------------------------------------------------------------
 

@@ -1,0 +1,45 @@
+"""Opening the project's database: a URL, its migrations run, an engine.
+
+A SQLite file under ``./var/`` by default; any SQLAlchemy URL (PostgreSQL included)
+through ``DATABASE_URL`` or an explicit URL.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from sqlalchemy import create_engine
+from sqlalchemy.engine import Engine
+
+__all__ = ["DEFAULT_URL", "connect", "database_url", "migrate"]
+
+DEFAULT_URL = "sqlite:///var/rummykit.db"
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+
+def database_url(explicit: str | None = None) -> str:
+    """The URL to use: the one given, else ``DATABASE_URL``, else the SQLite file."""
+    return explicit or os.environ.get("DATABASE_URL") or DEFAULT_URL
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the database's schema up to date (Alembic ``upgrade head``)."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
+def connect(url: str | None = None) -> Engine:
+    """An engine on the database at ``url`` (see :func:`database_url`), migrated."""
+    url = database_url(url)
+    if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
+        Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(url, future=True)
+    migrate(engine)
+    return engine

@@ -1,0 +1,112 @@
+"""The database schema: the statistics store and the web app's tables, one metadata.
+
+The schema is created and changed by the Alembic migrations in ``migrations/``; every
+program that opens the database runs them first (:func:`rummykit.db.connect`).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import Boolean, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+__all__ = ["ActionRow", "Base", "GameRow", "SeatRow", "TableRow", "TableSeatRow"]
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class GameRow(Base):
+    """One stored game: a whole match, or a single deal played on its own (simulations)."""
+
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    source: Mapped[str] = mapped_column(String(20))
+    unit: Mapped[str] = mapped_column(String(10))
+    """``match`` or ``deal``."""
+    rules: Mapped[str] = mapped_column(String(400))
+    preset: Mapped[str] = mapped_column(String(40), index=True)
+    players: Mapped[int] = mapped_column(Integer, index=True)
+    finished: Mapped[bool] = mapped_column(Boolean)
+    winner: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    deals: Mapped[int] = mapped_column(Integer)
+    record: Mapped[str | None] = mapped_column(Text, nullable=True)
+    seats: Mapped[list[SeatRow]] = relationship(back_populates="game", cascade="all")
+
+
+class SeatRow(Base):
+    """One seat of a stored game."""
+
+    __tablename__ = "game_seats"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    player: Mapped[str] = mapped_column(String(80), index=True)
+    """A person's name, or a bot's level."""
+    kind: Mapped[str] = mapped_column(String(10))
+    """``person`` or ``bot``."""
+    total: Mapped[int] = mapped_column(Integer)
+    won: Mapped[bool] = mapped_column(Boolean)
+    deals_won: Mapped[int] = mapped_column(Integer)
+    deal_points: Mapped[int] = mapped_column(Integer)
+    """The sum of the points the seat scored, deal by deal."""
+    rummies: Mapped[int] = mapped_column(Integer)
+    game: Mapped[GameRow] = relationship(back_populates="seats")
+
+
+class TableRow(Base):
+    """A table of the web app: its rules, its seats and (in ``actions``) every action."""
+
+    __tablename__ = "tables"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    rules: Mapped[str] = mapped_column(String(400))
+    seed: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(12), index=True)
+    """``waiting`` (for people to join), ``playing`` or ``finished``."""
+    previous: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    """The table this one is a rematch of."""
+    next_table: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    """The rematch of this table, once someone asked for it."""
+    game_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The finished match in the statistics."""
+    seats: Mapped[list[TableSeatRow]] = relationship(
+        back_populates="table", cascade="all", order_by="TableSeatRow.seat")
+    actions: Mapped[list[ActionRow]] = relationship(
+        back_populates="table", cascade="all", order_by="ActionRow.seq")
+
+
+class TableSeatRow(Base):
+    __tablename__ = "table_seats"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(80))
+    kind: Mapped[str] = mapped_column(String(10))
+    """``person`` or ``bot``."""
+    level: Mapped[str | None] = mapped_column(String(20), nullable=True)
+    token: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
+    joined: Mapped[bool] = mapped_column(Boolean)
+    table: Mapped[TableRow] = relationship(back_populates="seats")
+
+
+class ActionRow(Base):
+    """One action played at a table, in order: the game is rebuilt from these."""
+
+    __tablename__ = "table_actions"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), index=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    text: Mapped[str] = mapped_column(String(120))
+    table: Mapped[TableRow] = relationship(back_populates="actions")
+
+    __table_args__ = (UniqueConstraint("table_id", "seq"),)
