@@ -3,7 +3,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest bench clean
+.PHONY: run play test system-deps bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -13,10 +13,21 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+# What the tests need from the system: Chromium for the browser tests, PostgreSQL for the
+# database tests (the tests start their own server on loopback).
+system-deps:
+	@if ! command -v chromium >/dev/null 2>&1 || ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
+		echo "installing chromium and postgresql with apt-get"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium postgresql >/dev/null; \
+	fi
+
 run: $(STAMP)
+	$(BIN)/rummykit serve
+
+play: $(STAMP)
 	$(BIN)/rummykit play
 
-test: $(STAMP)
+test: $(STAMP) system-deps
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy --strict src/rummykit
 	$(BIN)/pytest

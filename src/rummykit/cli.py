@@ -63,6 +63,15 @@ def _parser() -> argparse.ArgumentParser:
 
     add_commands(sub)
 
+    serve = sub.add_parser("serve", help="start the web app")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--db", help="database URL (default: DATABASE_URL or "
+                       "sqlite:///var/rummykit.db)")
+    serve.add_argument("--bot-delay", type=float, default=0.6,
+                       help="seconds a bot waits before it moves, so people see it play")
+    serve.set_defaults(handler=_serve)
+
     rules = sub.add_parser("rules", help="list the presets and options")
     rules.add_argument("preset", nargs="?", help="show one preset (with options) in full")
     rules.add_argument("--json", action="store_true")
@@ -101,6 +110,23 @@ def _replay(args: argparse.Namespace) -> int:
     status = (f"winner {match.names[match.winner]}" if match.winner is not None
               else "no winner" if match.is_over else "the match goes on")
     print(f"totals: {totals}; {status}")
+    return 0
+
+
+# -- serve ---------------------------------------------------------------------------
+
+
+def _serve(args: argparse.Namespace) -> int:
+    try:
+        import uvicorn
+
+        from rummykit.server.app import create_app
+    except ImportError:
+        print("the web app needs its extra: pip install 'rummykit[web]'", file=sys.stderr)
+        return 2
+    app = create_app(args.db, bot_delay=args.bot_delay)
+    print(f"rummykit: open http://{args.host}:{args.port}/ in a browser", flush=True)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0
 
 

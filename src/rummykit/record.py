@@ -16,6 +16,7 @@ True
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -293,8 +294,13 @@ class ReplayOutcome:
         return out
 
 
-def replay(record: Record) -> ReplayOutcome:
-    """Replay every deal and action; raise :class:`ReplayError` at the first that is wrong."""
+def replay(
+    record: Record, on_step: Callable[[Match, int, str | None], None] | None = None
+) -> ReplayOutcome:
+    """Replay every deal and action; raise :class:`ReplayError` at the first that is wrong.
+
+    ``on_step(match, deal_number, action_text)`` is called at the start of each deal (with
+    no action) and after each action: the replay viewer takes its frames there."""
     if not record.deals:
         raise ReplayError("the record has no deal")
     first = record.deals[0]
@@ -320,6 +326,8 @@ def replay(record: Record) -> ReplayOutcome:
             except RecordError as err:
                 raise RecordError(f"deal {d}: {err}") from None
         deal: Deal = match.deal
+        if on_step is not None:
+            on_step(match, d, None)
         for k, text in enumerate(deal_rec.actions, 1):
             if deal.is_over:
                 raise ReplayError(f"deal {d}, action {k} ({text}): the deal is over")
@@ -327,6 +335,8 @@ def replay(record: Record) -> ReplayOutcome:
                 match.apply(Action.parse(text))
             except IllegalActionError as err:
                 raise ReplayError(f"deal {d}, action {k} ({text}): {err}") from None
+            if on_step is not None:
+                on_step(match, d, text)
         if not deal.is_over:
             if d != len(record.deals):
                 raise ReplayError(f"deal {d}: the actions end before the deal does")

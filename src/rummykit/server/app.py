@@ -1,0 +1,318 @@
+"""The web app: FastAPI with WebSockets, serving plain HTML, CSS and JavaScript.
+
+Pages: ``/`` (start a table), ``/t/{id}?token=...`` (play a seat), ``/replay`` (the
+replay viewer), ``/stats`` and ``/rules``. The JSON API is under ``/api`` and a seat's live
+connection is ``/ws/{id}?token=...``.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+
+from rummykit import record as records
+from rummykit.bots import BOTS
+from rummykit.db import connect
+from rummykit.engine.match import Match
+from rummykit.errors import RecordError, RulesError
+from rummykit.rules import OPTION_HELP, PRESET_SOURCES, PRESETS, Rules
+from rummykit.server.hub import Hub, HubError, SeatSpec, Table
+from rummykit.stats import Store
+
+__all__ = ["MAX_MESSAGE", "create_app"]
+
+STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
+MAX_MESSAGE = 2048
+"""Bytes: a longer WebSocket message is refused."""
+RATE = 20.0
+"""Messages a second a connection may send, on average."""
+BURST = 40.0
+"""Messages a connection may send at once."""
+MAX_RECORD = 5_000_000
+"""Bytes of an uploaded record."""
+
+
+class SeatIn(BaseModel):
+    kind: str = Field(pattern="^(person|bot)$")
+    name: str = Field(min_length=1, max_length=40)
+    level: str | None = None
+
+
+class TableIn(BaseModel):
+    rules: str = Field(min_length=1, max_length=400)
+    seats: list[SeatIn] = Field(min_length=2, max_length=6)
+    seed: int | None = Field(default=None, ge=0, lt=2**31)
+
+
+class TokenIn(BaseModel):
+    token: str = Field(min_length=1, max_length=100)
+
+
+class Bucket:
+    """A token bucket: ``RATE`` messages a second with bursts up to ``BURST``."""
+
+    def __init__(self) -> None:
+        self.tokens = BURST
+        self.stamp = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(BURST, self.tokens + (now - self.stamp) * RATE)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+def create_app(database_url: str | None = None, *, bot_delay: float = 0.6) -> FastAPI:
+    """The app on the database at ``database_url`` (DATABASE_URL or ./var by default)."""
+    engine = connect(database_url)
+    hub = Hub(engine, bot_delay=bot_delay)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        hub.restore()
+        for table in list(hub.tables.values()):
+            hub._schedule_bot(table)
+        yield
+        await hub.shutdown()
+        engine.dispose()
+
+    app = FastAPI(title="rummykit", lifespan=lifespan)
+    app.state.hub = hub
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    def page(name: str) -> FileResponse:
+        return FileResponse(STATIC / name, media_type="text/html")
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> FileResponse:
+        return page("index.html")
+
+    @app.get("/t/{table_id}", include_in_schema=False)
+    async def table_page(table_id: str) -> FileResponse:
+        return page("table.html")
+
+    @app.get("/replay", include_in_schema=False)
+    async def replay_page() -> FileResponse:
+        return page("replay.html")
+
+    @app.get("/stats", include_in_schema=False)
+    async def stats_page() -> FileResponse:
+        return page("stats.html")
+
+    @app.get("/rules", include_in_schema=False)
+    async def rules_page() -> FileResponse:
+        return page("rules.html")
+
+    # -- the API ---------------------------------------------------------------------
+
+    @app.exception_handler(HubError)
+    async def hub_error(request: Request, exc: HubError) -> JSONResponse:
+        return JSONResponse({"error": str(exc)}, status_code=exc.status)
+
+    @app.get("/api/presets")
+    async def presets() -> dict[str, Any]:
+        """Every preset with every option's value and what the option changes."""
+        out = {}
+        for name, rules in PRESETS.items():
+            out[name] = {
+                "source": PRESET_SOURCES[name],
+                "options": {k: _json_value(getattr(rules, k)) for k in OPTION_HELP},
+            }
+        return {"presets": out, "help": OPTION_HELP, "bots": list(BOTS)}
+
+    @app.get("/api/rules")
+    async def rules_check(text: str) -> dict[str, Any]:
+        """Check a rules text; answer its canonical form and every option's value."""
+        try:
+            rules = Rules.parse(text)
+        except RulesError as err:
+            raise HTTPException(400, str(err)) from None
+        return {"rules": str(rules),
+                "options": {k: _json_value(getattr(rules, k)) for k in OPTION_HELP}}
+
+    @app.post("/api/tables")
+    async def create_table(body: TableIn) -> dict[str, Any]:
+        table = hub.create(body.rules, [SeatSpec(s.kind, s.name, s.level) for s in body.seats],
+                           seed=body.seed)
+        return {
+            "id": table.id,
+            "rules": str(table.rules),
+            "seats": [{"seat": s, "name": table.names[s], "kind": table.kinds[s],
+                       "link": f"/t/{table.id}?token={table.tokens[s]}" if table.tokens[s]
+                       else None} for s in range(table.players)],
+        }
+
+    def seat_or_403(table: Table, token: str | None) -> int:
+        seat = table.seat_of(token)
+        if seat is None:
+            raise HubError("this link's token does not open a seat at this table", 403)
+        return seat
+
+    @app.get("/api/tables/{table_id}")
+    async def table_state(table_id: str, token: str | None = None) -> dict[str, Any]:
+        table = hub.get(table_id)
+        return hub.state_for(table, seat_or_403(table, token))
+
+    @app.post("/api/tables/{table_id}/rematch")
+    async def rematch(table_id: str, body: TokenIn) -> dict[str, Any]:
+        table = hub.get(table_id)
+        seat = seat_or_403(table, body.token)
+        new_id = await hub.rematch(table, seat)
+        new = hub.get(new_id)
+        return {"id": new_id, "link": f"/t/{new_id}?token={new.tokens[seat]}"}
+
+    @app.get("/api/tables/{table_id}/record")
+    async def table_record(table_id: str, token: str | None = None) -> Response:
+        table = hub.get(table_id)
+        seat_or_403(table, token)
+        if table.status != "finished":
+            raise HubError("the record can be had once the match is over", 409)
+        text = records.dumps(records.from_match(table.match))
+        return Response(text, media_type="application/json", headers={
+            "Content-Disposition": f'attachment; filename="rummykit-{table.id}.json"'})
+
+    @app.get("/api/tables/{table_id}/frames")
+    async def table_frames(table_id: str, token: str | None = None) -> dict[str, Any]:
+        table = hub.get(table_id)
+        seat_or_403(table, token)
+        if table.status != "finished":
+            raise HubError("the replay can be watched once the match is over", 409)
+        return frames(records.from_match(table.match))
+
+    @app.post("/api/replay")
+    async def replay_upload(request: Request) -> dict[str, Any]:
+        body = await request.body()
+        if len(body) > MAX_RECORD:
+            raise HubError("that record is too large")
+        try:
+            rec = records.loads(body)
+        except RecordError as err:
+            raise HubError(f"not a valid record: {err}") from None
+        return frames(rec)
+
+    @app.get("/api/stats")
+    async def stats(preset: str | None = None, players: int | None = None) -> dict[str, Any]:
+        store = Store(engine=engine)
+        return {"stats": [line.to_json() for line in store.lines(preset=preset, players=players)]}
+
+    # -- the live connection ---------------------------------------------------------
+
+    @app.websocket("/ws/{table_id}")
+    async def live(socket: WebSocket, table_id: str, token: str | None = None) -> None:
+        await socket.accept()
+        try:
+            table = hub.get(table_id)
+        except HubError as err:
+            await socket.send_json({"type": "error", "message": str(err)})
+            await socket.close(code=4404)
+            return
+        seat = table.seat_of(token)
+        if seat is None:
+            await socket.send_json({"type": "error", "message":
+                                    "this link's token does not open a seat at this table"})
+            await socket.close(code=4403)
+            return
+
+        async def send(message: dict[str, Any]) -> None:
+            await socket.send_json(message)
+
+        hub.connect(table, seat, send)
+        bucket = Bucket()
+        try:
+            await hub.join(table, seat)
+            await send(hub.state_for(table, seat))
+            while True:
+                raw = await socket.receive_text()
+                error = await handle(table, seat, raw, bucket)
+                if error is not None:
+                    await send({"type": "error", "message": error})
+        except WebSocketDisconnect:
+            pass
+        finally:
+            hub.disconnect(table, seat, send)
+
+    async def handle(table: Table, seat: int, raw: str, bucket: Bucket) -> str | None:
+        if not bucket.take():
+            return "too many messages: slow down"
+        if len(raw.encode()) > MAX_MESSAGE:
+            return f"message too long (at most {MAX_MESSAGE} bytes)"
+        try:
+            message = json.loads(raw)
+        except json.JSONDecodeError:
+            return "not JSON: send {\"type\": \"action\", \"action\": \"draw stock\"}"
+        if not isinstance(message, dict) or "type" not in message:
+            return "a message is a JSON object with a 'type'"
+        kind = message["type"]
+        if kind == "ping":
+            return None
+        if kind == "sync":
+            await hub.broadcast(table)
+            return None
+        if kind != "action":
+            return f"unknown message type {kind!r}: action, sync or ping"
+        if "seat" in message and message["seat"] != seat:
+            return "you can only play for your own seat"
+        text = message.get("action")
+        if not isinstance(text, str):
+            return "an action message needs 'action': a text such as 'draw stock'"
+        try:
+            await hub.act(table, seat, text)
+        except HubError as err:
+            return str(err)
+        return None
+
+    return app
+
+
+def _json_value(value: object) -> object:
+    if isinstance(value, tuple):
+        return list(value)
+    return value
+
+
+def frames(rec: records.Record) -> dict[str, Any]:
+    """Every step of a record with all hands shown, for the replay viewer."""
+    out: list[dict[str, Any]] = []
+
+    def step(match: Match, deal_number: int, text: str | None) -> None:
+        deal = match.deal
+        out.append({
+            "deal": deal_number, "action": text,
+            "by": None if text is None else deal.moves[-1][0] if deal.moves else None,
+            "to_move": deal.to_move, "phase": deal.phase, "dealer": deal.dealer,
+            "hands": [[str(c) for c in sorted(h)] for h in deal.hands],
+            "stock": len(deal.stock), "pile": [str(_card(c)) for c in deal.pile],
+            "table": [{"cards": [str(_card(c)) for c in m.cards], "owner": m.owner}
+                      for m in deal.table],
+            "totals": list(match.totals),
+            "result": None if deal.result is None else deal.result.to_json(),
+        })
+
+    try:
+        outcome = records.replay(rec, on_step=step)
+        error = None
+    except (records.ReplayError, RecordError) as err:
+        outcome = None
+        error = str(err)
+    return {
+        "players": rec.players, "rules": str(rec.rules), "frames": out, "error": error,
+        "result": None if outcome is None else outcome.to_json()["result"],
+    }
+
+
+def _card(code: int) -> object:
+    from rummykit.cards import CARDS
+
+    return CARDS[code]

@@ -1,0 +1,358 @@
+"""The tables of the web app: the server is the only authority.
+
+Every action goes through the engine's checked path, is written to the database before
+anyone hears of it, and then each connected seat receives its own view (and nothing
+else). On start the hub rebuilds every unfinished table from its stored actions.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import secrets
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session, selectinload
+
+from rummykit import record as records
+from rummykit.bots import BOTS, Bot, make_bot
+from rummykit.db.models import ActionRow, TableRow, TableSeatRow
+from rummykit.engine.actions import Action
+from rummykit.engine.match import Match
+from rummykit.errors import IllegalActionError, NotationError, RulesError
+from rummykit.rules import Rules
+from rummykit.stats import Store
+from rummykit.views import view
+
+__all__ = ["Hub", "HubError", "SeatSpec", "Table"]
+
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+class HubError(ValueError):
+    """A request the hub refuses; the message is for the person who made it."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSpec:
+    kind: str  # "person" or "bot"
+    name: str
+    level: str | None = None
+
+
+@dataclass(eq=False)
+class Table:
+    """A table in memory: its match and who is connected to which seat."""
+
+    id: str
+    rules: Rules
+    seed: int
+    names: list[str]
+    kinds: list[str]
+    levels: list[str | None]
+    tokens: list[str | None]
+    joined: list[bool]
+    status: str
+    match: Match
+    previous: str | None = None
+    next_table: str | None = None
+    seq: int = 0
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    sockets: dict[int, set[Send]] = field(default_factory=dict)
+    bot_task: asyncio.Task[None] | None = None
+    last: list[str] = field(default_factory=list)
+
+    @property
+    def players(self) -> int:
+        return len(self.names)
+
+    def seat_of(self, token: str | None) -> int | None:
+        if not token:
+            return None
+        for seat, t in enumerate(self.tokens):
+            if t is not None and secrets.compare_digest(t, token):
+                return seat
+        return None
+
+
+class Hub:
+    """All tables, their storage and their connections."""
+
+    def __init__(self, engine: Engine, *, bot_delay: float = 0.6) -> None:
+        self.engine = engine
+        self.bot_delay = bot_delay
+        self.tables: dict[str, Table] = {}
+        self.rematch_tokens: dict[str, dict[int, str]] = {}
+
+    # -- storage -------------------------------------------------------------------
+
+    def _load_row(self, row: TableRow) -> Table:
+        rules = Rules.parse(row.rules)
+        seats = sorted(row.seats, key=lambda s: s.seat)
+        names = [s.name for s in seats]
+        match = Match(rules, players=names, seed=row.seed)
+        table = Table(
+            id=row.id, rules=rules, seed=row.seed, names=names,
+            kinds=[s.kind for s in seats], levels=[s.level for s in seats],
+            tokens=[s.token for s in seats], joined=[s.joined for s in seats],
+            status=row.status, match=match, previous=row.previous, next_table=row.next_table,
+        )
+        for action in sorted(row.actions, key=lambda a: a.seq):
+            # The stored actions were checked when played; replay them through the checked
+            # path all the same, so a damaged database cannot make an impossible game.
+            match.apply(Action.parse(action.text))
+            table.seq = action.seq
+        return table
+
+    def restore(self) -> int:
+        """Rebuild every unfinished table from the database; return how many."""
+        with Session(self.engine) as session:
+            rows = session.scalars(
+                select(TableRow).where(TableRow.status != "finished")
+                .options(selectinload(TableRow.seats), selectinload(TableRow.actions))
+            ).all()
+            for row in rows:
+                self.tables[row.id] = self._load_row(row)
+        return len(rows)
+
+    def get(self, table_id: str) -> Table:
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        if not table_id.isalnum() or len(table_id) > 32:
+            raise HubError("there is no such table", 404)
+        with Session(self.engine) as session:
+            row = session.scalars(
+                select(TableRow).where(TableRow.id == table_id)
+                .options(selectinload(TableRow.seats), selectinload(TableRow.actions))
+            ).first()
+            if row is None:
+                raise HubError("there is no such table", 404)
+            table = self._load_row(row)
+        self.tables[table_id] = table
+        return table
+
+    # -- creating, joining ---------------------------------------------------------
+
+    def create(self, rules_text: str, seats: Sequence[SeatSpec], *, seed: int | None = None,
+               previous: str | None = None) -> Table:
+        """A new table; people's seats get unguessable tokens."""
+        try:
+            rules = Rules.parse(rules_text)
+        except RulesError as err:
+            raise HubError(str(err)) from None
+        if not 2 <= len(seats) <= 6:
+            raise HubError("a table has 2 to 6 seats")
+        if not any(s.kind == "person" for s in seats):
+            raise HubError("a table needs at least one person (bots-only tables are for the "
+                           "simulator)")
+        for s in seats:
+            if s.kind not in ("person", "bot"):
+                raise HubError(f"a seat is a person or a bot, not {s.kind!r}")
+            if s.kind == "bot" and s.level not in BOTS:
+                raise HubError(f"unknown bot {s.level!r}; the bots are: {', '.join(BOTS)}")
+            if not s.name.strip() or len(s.name) > 40:
+                raise HubError("each seat needs a name of 1 to 40 characters")
+        names = [s.name.strip() for s in seats]
+        if seed is None:
+            seed = secrets.randbelow(2**31)
+        try:
+            match = Match(rules, players=names, seed=seed)
+        except RulesError as err:
+            raise HubError(str(err)) from None
+        table = Table(
+            id=secrets.token_hex(6), rules=rules, seed=seed, names=names,
+            kinds=[s.kind for s in seats],
+            levels=[s.level if s.kind == "bot" else None for s in seats],
+            tokens=[secrets.token_urlsafe(24) if s.kind == "person" else None for s in seats],
+            joined=[s.kind == "bot" for s in seats], status="waiting", match=match,
+            previous=previous,
+        )
+        with Session(self.engine) as session:
+            session.add(TableRow(
+                id=table.id, created_at=datetime.now(UTC), rules=str(rules), seed=seed,
+                status=table.status, previous=previous,
+                seats=[TableSeatRow(seat=i, name=names[i], kind=table.kinds[i],
+                                    level=table.levels[i], token=table.tokens[i],
+                                    joined=table.joined[i]) for i in range(len(names))],
+            ))
+            session.commit()
+        self.tables[table.id] = table
+        return table
+
+    async def join(self, table: Table, seat: int) -> None:
+        """A person opened a seat's link: the seat is taken; the game starts when all are."""
+        async with table.lock:
+            if table.joined[seat]:
+                return
+            table.joined[seat] = True
+            started = all(table.joined)
+            if started:
+                table.status = "playing"
+            await asyncio.to_thread(self._save_join, table.id, seat, table.status)
+        await self.broadcast(table)
+        self._schedule_bot(table)
+
+    def _save_join(self, table_id: str, seat: int, status: str) -> None:
+        with Session(self.engine) as session:
+            row = session.get(TableRow, table_id)
+            assert row is not None
+            row.status = status
+            for s in row.seats:
+                if s.seat == seat:
+                    s.joined = True
+            session.commit()
+
+    async def rematch(self, table: Table, seat: int) -> str:
+        """A new table with the same seats; each person's new link reaches that person."""
+        async with table.lock:
+            if table.status != "finished":
+                raise HubError("the match is not over yet", 409)
+            if table.next_table is None:
+                new = self.create(str(table.rules), [
+                    SeatSpec(table.kinds[s], table.names[s], table.levels[s])
+                    for s in range(table.players)
+                ], previous=table.id)
+                table.next_table = new.id
+                await asyncio.to_thread(self._save_next, table.id, new.id)
+        await self.broadcast(table)
+        return table.next_table
+
+    def _save_next(self, table_id: str, next_id: str) -> None:
+        with Session(self.engine) as session:
+            row = session.get(TableRow, table_id)
+            assert row is not None
+            row.next_table = next_id
+            session.commit()
+
+    # -- playing -------------------------------------------------------------------
+
+    async def act(self, table: Table, seat: int, text: str) -> None:
+        """Play ``text`` for ``seat``: checked, stored, then every seat hears of it."""
+        if not isinstance(text, str) or not text.strip() or len(text) > 120:
+            raise HubError("an action is a short text in the record notation")
+        async with table.lock:
+            if table.status == "waiting":
+                raise HubError("the game starts when every seat is taken")
+            if table.status == "finished" or table.match.is_over:
+                raise HubError("the match is over")
+            deal = table.match.deal
+            if deal.to_move != seat:
+                raise HubError(f"it is {table.names[deal.to_move]}'s turn, not yours")
+            try:
+                action = Action.parse(text)
+                deal.verify(action)
+            except (NotationError, IllegalActionError) as err:
+                raise HubError(str(err)) from None
+            await self._commit(table, seat, action)
+        await self.broadcast(table)
+        self._schedule_bot(table)
+
+    async def _commit(self, table: Table, seat: int, action: Action) -> None:
+        """Write the action, then play it (the caller holds the table's lock)."""
+        seq = table.seq + 1
+        await asyncio.to_thread(self._save_action, table.id, seq, seat, str(action))
+        table.seq = seq
+        table.match.apply(action)
+        table.last = [f"{table.names[seat]}: {action}"]
+        if table.match.is_over:
+            table.status = "finished"
+            await asyncio.to_thread(self._save_finish, table)
+
+    def _save_action(self, table_id: str, seq: int, seat: int, text: str) -> None:
+        with Session(self.engine) as session:
+            session.add(ActionRow(table_id=table_id, seq=seq, seat=seat, text=text))
+            session.commit()
+
+    def _save_finish(self, table: Table) -> None:
+        store = Store(engine=self.engine)
+        players = [table.levels[s] or table.names[s] if table.kinds[s] == "bot"
+                   else table.names[s] for s in range(table.players)]
+        game_id = store.add_match(table.match, table.kinds, names=players, source="web",
+                                  record=records.dumps(records.from_match(table.match)))
+        with Session(self.engine) as session:
+            row = session.get(TableRow, table.id)
+            assert row is not None
+            row.status = "finished"
+            row.game_id = game_id
+            session.commit()
+
+    def _schedule_bot(self, table: Table) -> None:
+        if table.status != "playing" or table.match.is_over:
+            return
+        seat = table.match.deal.to_move
+        if table.kinds[seat] != "bot":
+            return
+        if table.bot_task is not None and not table.bot_task.done():
+            return
+        table.bot_task = asyncio.get_running_loop().create_task(self._bot_turns(table))
+
+    async def _bot_turns(self, table: Table) -> None:
+        bots: dict[int, Bot] = {}
+        while True:
+            await asyncio.sleep(self.bot_delay)
+            async with table.lock:
+                if table.status != "playing" or table.match.is_over:
+                    return
+                seat = table.match.deal.to_move
+                level = table.levels[seat]
+                if table.kinds[seat] != "bot" or level is None:
+                    return
+                bot = bots.setdefault(seat, make_bot(level))
+                rng = random.Random(f"rummykit/web/{table.id}/{seat}/{table.seq}")
+                action = bot.choose(view(table.match, seat), rng)
+                await self._commit(table, seat, action)
+            await self.broadcast(table)
+
+    # -- what each seat hears ------------------------------------------------------
+
+    def state_for(self, table: Table, seat: int) -> dict[str, Any]:
+        """Everything seat ``seat`` may see, with the table's public facts."""
+        v = view(table.match, seat).to_json()
+        rematch = None
+        if table.next_table is not None:
+            nxt = self.tables.get(table.next_table)
+            if nxt is not None and nxt.tokens[seat]:
+                rematch = f"/t/{nxt.id}?token={nxt.tokens[seat]}"
+        return {
+            "type": "view",
+            "table": {
+                "id": table.id, "status": table.status, "rules": str(table.rules),
+                "seats": [{"name": table.names[s], "kind": table.kinds[s],
+                           "level": table.levels[s], "joined": table.joined[s]}
+                          for s in range(table.players)],
+                "seq": table.seq, "last": table.last, "rematch": rematch,
+                "settlement": table.match.settlement(),
+            },
+            "view": v,
+        }
+
+    def connect(self, table: Table, seat: int, send: Send) -> None:
+        table.sockets.setdefault(seat, set()).add(send)
+
+    def disconnect(self, table: Table, seat: int, send: Send) -> None:
+        table.sockets.get(seat, set()).discard(send)
+
+    async def broadcast(self, table: Table) -> None:
+        for seat, sends in list(table.sockets.items()):
+            if not sends:
+                continue
+            message = self.state_for(table, seat)
+            for send in list(sends):
+                with contextlib.suppress(Exception):
+                    await send(message)
+
+    async def shutdown(self) -> None:
+        for table in self.tables.values():
+            if table.bot_task is not None:
+                table.bot_task.cancel()

@@ -1,0 +1,58 @@
+// Shared helpers for every page: cards, fetch and small DOM builders.
+"use strict";
+
+const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (value !== null && value !== undefined && value !== false) node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children) {
+    if (child === null || child === undefined) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+function cardEl(card, opts = {}) {
+  const node = el("span", { class: "card" + (opts.small ? " small" : ""), "data-card": card, title: card });
+  if (card === "JK") {
+    node.classList.add("joker");
+    node.append(el("span", { text: "★" }), el("span", { class: "suit", text: "JK" }));
+  } else {
+    const suit = card.slice(-1), rank = card.slice(0, -1);
+    if (suit === "H" || suit === "D") node.classList.add("red");
+    node.append(el("span", { text: rank }), el("span", { class: "suit", text: SUITS[suit] }));
+  }
+  return node;
+}
+
+function backEl(small) {
+  return el("span", { class: "card back" + (small ? " small" : ""), "aria-hidden": "true" });
+}
+
+async function api(path, options = {}) {
+  const response = await fetch(path, options);
+  let data = null;
+  try { data = await response.json(); } catch (e) { data = null; }
+  if (!response.ok) {
+    const message = (data && (data.error || data.detail)) || response.statusText;
+    throw new Error(typeof message === "string" ? message : JSON.stringify(message));
+  }
+  return data;
+}
+
+const RANK_ORDER = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+function cardKey(card, bySuit) {
+  if (card === "JK") return [9, 99];
+  const suit = "CDHS".indexOf(card.slice(-1)), rank = RANK_ORDER.indexOf(card.slice(0, -1));
+  return bySuit ? [suit, rank] : [rank, suit];
+}
+function compareCards(a, b, bySuit) {
+  const ka = cardKey(a, bySuit), kb = cardKey(b, bySuit);
+  return ka[0] - kb[0] || ka[1] - kb[1];
+}

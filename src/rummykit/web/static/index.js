@@ -1,0 +1,133 @@
+// The start page: choose a preset and options, fill the seats, start the table.
+"use strict";
+
+let PRESETS = {}, HELP = {}, BOTS = [];
+const FIXED = ["melds_per_turn", "aces", "last_discard"];
+const CHOICES = {
+  melds_per_turn: ["one", "many"], aces: ["low", "high-low"], last_discard: ["optional", "required"],
+  draw_pile: ["top", "any"], taken_discard: ["forbidden", "last-card"],
+  stock_out: ["turn-over", "refill", "end"], scoring: ["collect", "melded", "penalty"],
+  match_end: ["target", "one-deal", "dealt-once", "elimination"], first_dealer: ["random", "first"],
+  next_dealer: ["left", "winner"], pile_card_must_be_used: ["false", "true"], target_strict: ["false", "true"],
+};
+
+function text(value) {
+  if (value === null || value === undefined) return "none";
+  if (Array.isArray(value)) return new Set(value).size === 1 ? String(value[0]) : value.join("/");
+  return String(value);
+}
+
+function renderOptions() {
+  const preset = PRESETS[document.getElementById("preset").value];
+  document.getElementById("preset-source").textContent = preset.source;
+  const box = document.getElementById("options");
+  box.replaceChildren();
+  const names = [...FIXED, ...Object.keys(preset.options).filter((k) => !FIXED.includes(k))];
+  for (const name of names) {
+    const value = text(preset.options[name]);
+    let input;
+    if (CHOICES[name]) {
+      input = el("select", { name, "data-default": value },
+        ...CHOICES[name].map((c) => el("option", { value: c, selected: c === value }, c)));
+    } else {
+      input = el("input", { name, value, "data-default": value, size: 14 });
+    }
+    input.addEventListener("change", updateRules);
+    box.append(el("label", { title: HELP[name] }, name, input, el("span", { class: "muted", text: HELP[name] })));
+  }
+  updateRules();
+}
+
+function rulesText() {
+  const preset = document.getElementById("preset").value;
+  const changed = [];
+  for (const input of document.querySelectorAll("#options [name]")) {
+    if (input.value.trim() !== input.dataset.default) changed.push(`${input.name}=${input.value.trim()}`);
+  }
+  return changed.length ? `${preset}(${changed.join(",")})` : preset;
+}
+
+async function updateRules() {
+  const box = document.getElementById("rules-error");
+  const wanted = rulesText();
+  try {
+    const answer = await api(`/api/rules?text=${encodeURIComponent(wanted)}`);
+    document.getElementById("rules-text").textContent = answer.rules;
+    box.classList.add("hidden");
+  } catch (err) {
+    document.getElementById("rules-text").textContent = wanted;
+    box.textContent = err.message;
+    box.classList.remove("hidden");
+  }
+}
+
+function seatRow(index, kind, name, level) {
+  const kindSel = el("select", { name: "kind", "aria-label": `seat ${index + 1} kind` },
+    el("option", { value: "person", selected: kind === "person" }, "person"),
+    el("option", { value: "bot", selected: kind === "bot" }, "bot"));
+  const levelSel = el("select", { name: "level", "aria-label": `seat ${index + 1} bot level` },
+    ...BOTS.map((b) => el("option", { value: b, selected: b === level }, b)));
+  const nameIn = el("input", { name: "name", value: name, maxlength: 40, "aria-label": `seat ${index + 1} name` });
+  const sync = () => levelSel.classList.toggle("hidden", kindSel.value !== "bot");
+  kindSel.addEventListener("change", sync);
+  sync();
+  return el("div", { class: "seat-row" }, el("strong", { text: `Seat ${index + 1} ` }), kindSel, " ", nameIn, " ", levelSel);
+}
+
+function addSeat() {
+  const rows = document.getElementById("seats");
+  const n = rows.children.length;
+  if (n >= 6) return;
+  const names = ["You", "Bruno", "Carla", "Dario", "Elena", "Fabio"];
+  rows.append(seatRow(n, n === 0 ? "person" : "bot", names[n], BOTS.includes("expert") ? "expert" : BOTS[0]));
+}
+
+async function start(event) {
+  event.preventDefault();
+  const box = document.getElementById("create-error");
+  box.classList.add("hidden");
+  const seats = [...document.querySelectorAll("#seats .seat-row")].map((row) => ({
+    kind: row.querySelector("[name=kind]").value,
+    name: row.querySelector("[name=name]").value.trim(),
+    level: row.querySelector("[name=kind]").value === "bot" ? row.querySelector("[name=level]").value : null,
+  }));
+  try {
+    const table = await api("/api/tables", {
+      method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ rules: rulesText(), seats }),
+    });
+    const people = table.seats.filter((s) => s.link);
+    if (people.length === 1) { window.location.href = people[0].link; return; }
+    const list = document.getElementById("links");
+    list.replaceChildren();
+    for (const seat of people.slice(1)) {
+      const url = new URL(seat.link, window.location.href).href;
+      list.append(el("li", {}, `${seat.name}: `, el("a", { href: url, class: "invite" }, url)));
+    }
+    document.getElementById("my-seat").href = people[0].link;
+    document.getElementById("invites").classList.remove("hidden");
+  } catch (err) {
+    box.textContent = err.message;
+    box.classList.remove("hidden");
+  }
+}
+
+async function init() {
+  const data = await api("/api/presets");
+  PRESETS = data.presets; HELP = data.help; BOTS = data.bots;
+  const select = document.getElementById("preset");
+  for (const [name, preset] of Object.entries(PRESETS)) {
+    select.append(el("option", { value: name, selected: name === "classic" }, `${name} — ${preset.source}`));
+  }
+  select.addEventListener("change", renderOptions);
+  renderOptions();
+  addSeat(); addSeat(); addSeat();
+  document.getElementById("add-seat").addEventListener("click", addSeat);
+  document.getElementById("remove-seat").addEventListener("click", () => {
+    const rows = document.getElementById("seats");
+    if (rows.children.length > 2) rows.lastElementChild.remove();
+  });
+  document.getElementById("new-table").addEventListener("submit", start);
+}
+
+init();

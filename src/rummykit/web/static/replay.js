@@ -1,0 +1,90 @@
+// The replay viewer: every action of a finished game, forward and back, all hands shown.
+"use strict";
+
+let data = null;
+let index = 0;
+
+function showError(message) {
+  const box = document.getElementById("error");
+  box.textContent = message;
+  box.classList.remove("hidden");
+}
+
+function load(answer) {
+  data = answer;
+  index = 0;
+  if (answer.error) showError(`The record stops being legal here: ${answer.error}`);
+  else document.getElementById("error").classList.add("hidden");
+  const slider = document.getElementById("slider");
+  slider.max = String(Math.max(answer.frames.length - 1, 0));
+  document.getElementById("viewer").classList.remove("hidden");
+  render();
+}
+
+function render() {
+  const frame = data.frames[index];
+  if (!frame) return;
+  document.getElementById("slider").value = String(index);
+  const who = frame.by === null || frame.by === undefined ? "" : `${data.players[frame.by]}: `;
+  document.getElementById("step").textContent =
+    `Step ${index + 1} of ${data.frames.length} · deal ${frame.deal} · ` + (frame.action ? `${who}${frame.action}` : "the deal");
+  let meta = `Rules: ${data.rules} · stock ${frame.stock} · totals ` +
+    data.players.map((p, i) => `${p} ${frame.totals[i]}`).join(", ");
+  if (frame.result) {
+    const r = frame.result;
+    meta += ` · deal over: ${r.winner === null ? "nobody went out" : `${data.players[r.winner]} went out`}${r.rummy ? " (rummy)" : ""}, points ${r.points.join("/")}`;
+  }
+  document.getElementById("meta").textContent = meta;
+  const hands = document.getElementById("hands");
+  hands.replaceChildren();
+  frame.hands.forEach((hand, i) => {
+    const row = el("div", { class: "seat" + (frame.to_move === i && !frame.result ? " turn" : ""), "data-seat": i },
+      el("div", { class: "name", text: data.players[i] + (frame.dealer === i ? " (dealer)" : "") }));
+    const cards = el("div", { class: "hand" });
+    for (const c of hand) cards.append(cardEl(c, { small: true }));
+    row.append(cards);
+    hands.append(row);
+  });
+  const melds = document.getElementById("melds");
+  melds.replaceChildren();
+  frame.table.forEach((meld, k) => {
+    const node = el("span", { class: "meld" }, el("span", { class: "num", text: k + 1 }));
+    for (const c of meld.cards) node.append(cardEl(c, { small: true }));
+    node.title = `laid by ${data.players[meld.owner]}`;
+    melds.append(node);
+  });
+  const pile = document.getElementById("pile");
+  pile.replaceChildren();
+  for (const c of frame.pile) pile.append(cardEl(c, { small: true }));
+}
+
+function go(to) {
+  if (!data) return;
+  index = Math.max(0, Math.min(to, data.frames.length - 1));
+  render();
+}
+
+document.getElementById("first").onclick = () => go(0);
+document.getElementById("prev").onclick = () => go(index - 1);
+document.getElementById("next").onclick = () => go(index + 1);
+document.getElementById("last").onclick = () => go(data ? data.frames.length - 1 : 0);
+document.getElementById("slider").oninput = (e) => go(Number(e.target.value));
+document.addEventListener("keydown", (e) => {
+  if (e.key === "ArrowRight") go(index + 1);
+  else if (e.key === "ArrowLeft") go(index - 1);
+  else if (e.key === "Home") go(0);
+  else if (e.key === "End") go(data ? data.frames.length - 1 : 0);
+});
+document.getElementById("file").addEventListener("change", async (event) => {
+  const file = event.target.files[0];
+  if (!file) return;
+  try {
+    load(await api("/api/replay", { method: "POST", headers: { "Content-Type": "application/json" }, body: await file.text() }));
+  } catch (err) { showError(err.message); }
+});
+
+const params = new URLSearchParams(window.location.search);
+if (params.get("table")) {
+  api(`/api/tables/${params.get("table")}/frames?token=${encodeURIComponent(params.get("token") || "")}`)
+    .then(load).catch((err) => showError(err.message));
+}

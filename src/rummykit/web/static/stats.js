@@ -1,0 +1,33 @@
+// The statistics page: per player (person or bot level), preset and player count.
+"use strict";
+
+async function load() {
+  const preset = document.getElementById("preset").value;
+  const players = document.getElementById("players").value;
+  const query = new URLSearchParams();
+  if (preset) query.set("preset", preset);
+  if (players) query.set("players", players);
+  const data = await api(`/api/stats?${query}`);
+  const body = document.querySelector("#stats tbody");
+  body.replaceChildren();
+  if (!data.stats.length) body.append(el("tr", {}, el("td", { colspan: 10, text: "No finished game yet." })));
+  for (const s of data.stats) {
+    body.append(el("tr", {},
+      el("td", { text: s.player + (s.kind === "bot" ? " (bot)" : "") }), el("td", { text: s.preset }),
+      el("td", { text: s.players }), el("td", { text: s.matches }), el("td", { text: s.matches_won }),
+      el("td", { text: s.win_pct.toFixed(1) }), el("td", { text: `${s.deals_won}/${s.deals}` }),
+      el("td", { text: s.points_per_deal.toFixed(2) }), el("td", { text: s.rummies }),
+      el("td", { text: s.best_score === null ? "–" : s.best_score })));
+  }
+}
+
+async function init() {
+  const data = await api("/api/presets");
+  const select = document.getElementById("preset");
+  for (const name of Object.keys(data.presets)) select.append(el("option", { value: name }, name));
+  select.addEventListener("change", load);
+  document.getElementById("players").addEventListener("change", load);
+  await load();
+}
+
+init();

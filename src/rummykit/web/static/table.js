@@ -1,0 +1,339 @@
+// The table: one seat's view, live over a WebSocket. The server decides everything; this
+// page only shows the view it is sent and offers the legal actions that view lists.
+"use strict";
+
+const tableId = window.location.pathname.split("/").pop();
+const token = new URLSearchParams(window.location.search).get("token") || "";
+let state = null;          // the last message from the server
+let order = [];            // the hand in the order the player arranged it
+let selected = new Set();  // indices into `order`
+let focus = 0;             // keyboard focus in the hand
+let socket = null;
+let retry = 0;
+let shownDeal = 0;         // the deal whose summary was shown last
+let shownMatchEnd = false;
+
+function legal() { return (state && state.view.legal_actions) || []; }
+function selectedCards() { return [...selected].sort((a, b) => a - b).map((i) => order[i]); }
+function sameCards(a, b) { return a.length === b.length && [...a].sort().join() === [...b].sort().join(); }
+function nameOf(seat) { return state.table.seats[seat].name; }
+
+function connect() {
+  const scheme = window.location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${scheme}://${window.location.host}/ws/${tableId}?token=${encodeURIComponent(token)}`);
+  document.getElementById("conn").textContent = "connecting…";
+  socket.onopen = () => { retry = 0; document.getElementById("conn").textContent = "connected"; };
+  socket.onmessage = (event) => receive(JSON.parse(event.data));
+  socket.onclose = (event) => {
+    document.getElementById("conn").textContent = "reconnecting…";
+    if (event.code === 4403 || event.code === 4404) return;  // a bad link: do not retry
+    retry = Math.min(retry + 1, 6);
+    setTimeout(connect, 250 * 2 ** retry);
+  };
+}
+
+function send(action) {
+  hideError();
+  if (!socket || socket.readyState !== WebSocket.OPEN) { showError("Not connected: reconnecting…"); return; }
+  socket.send(JSON.stringify({ type: "action", action }));
+}
+
+function showError(message) {
+  const box = document.getElementById("error");
+  box.textContent = message;
+  box.classList.remove("hidden");
+}
+function hideError() { document.getElementById("error").classList.add("hidden"); }
+
+function receive(message) {
+  if (message.type === "error") {
+    showError(message.message);
+    if (!state) document.getElementById("status").textContent = message.message;
+    return;
+  }
+  if (message.type !== "view") return;
+  const before = state;
+  state = message;
+  const hand = state.view.hand;
+  // Keep the player's arrangement: cards still held stay in place, new ones go last.
+  const left = [...hand];
+  const kept = [];
+  for (const card of order) {
+    const i = left.indexOf(card);
+    if (i >= 0) { kept.push(card); left.splice(i, 1); }
+  }
+  const changed = !before || before.view.hand.join() !== hand.join();
+  order = kept.concat(left);
+  if (changed) selected = new Set();
+  focus = Math.min(focus, Math.max(order.length - 1, 0));
+  render();
+  summaries();
+}
+
+function render() {
+  const v = state.view, t = state.table;
+  document.getElementById("rules").textContent = `Rules: ${t.rules}`;
+  document.getElementById("deal").textContent = `Deal ${v.deal_number}`;
+  document.getElementById("status").textContent = statusText();
+  renderSeats(); renderMiddle(); renderMelds(); renderHand(); renderButtons(); renderLog();
+}
+
+function statusText() {
+  const v = state.view, t = state.table;
+  if (t.status === "waiting") {
+    const missing = t.seats.filter((s) => !s.joined).map((s) => s.name);
+    return `Waiting for ${missing.join(", ")} to open their link.`;
+  }
+  if (v.match_over) {
+    return v.match_winner === null ? "The match is over: no single winner." : `The match is over: ${nameOf(v.match_winner)} wins.`;
+  }
+  if (v.to_move === v.seat) {
+    if (v.must_use) return `Your turn: meld or lay off ${v.must_use}, then discard.`;
+    return v.phase === "draw" ? "Your turn: draw from the stock or the pile." : "Your turn: meld, lay off, or discard to end your turn.";
+  }
+  return `${nameOf(v.to_move)} is playing…`;
+}
+
+function renderSeats() {
+  const v = state.view, t = state.table, box = document.getElementById("seats");
+  box.replaceChildren();
+  t.seats.forEach((seat, i) => {
+    let last = "";
+    for (let k = v.history.length - 1; k >= 0; k--) if (v.history[k][0] === i) { last = v.history[k][1]; break; }
+    const node = el("div", { class: "seat" + (v.to_move === i && !v.match_over ? " turn" : ""), "data-seat": i },
+      el("div", { class: "name" }, seat.name + (i === v.seat ? " (you)" : "") + (seat.kind === "bot" ? ` · ${seat.level} bot` : "")),
+      el("div", {}, `${v.hand_sizes[i]} cards · score ${v.totals[i]}` + (v.dealer === i ? " · dealer" : "") + (v.active[i] ? "" : " · out")),
+      el("div", { class: "last" }, last ? `last: ${last}` : (seat.joined ? "" : "not here yet")));
+    box.append(node);
+  });
+}
+
+function canDo(text) { return legal().includes(text); }
+
+function renderMiddle() {
+  const v = state.view;
+  const stock = document.getElementById("stock");
+  stock.replaceChildren();
+  const stockCard = backEl();
+  stockCard.append(el("span", { text: String(v.stock_size) }));
+  if (canDo("draw stock")) { stockCard.classList.add("clickable"); stockCard.title = "draw stock (s)"; stockCard.onclick = () => send("draw stock"); }
+  stock.append(stockCard);
+  const pile = document.getElementById("pile");
+  pile.replaceChildren();
+  if (!v.pile.length) pile.append(el("span", { class: "muted", text: "empty" }));
+  const spread = v.pile.length > 1;  // rummy500: the whole pile is shown
+  v.pile.forEach((card, i) => {
+    const node = cardEl(card, { small: spread && i < v.pile.length - 1 });
+    const top = i === v.pile.length - 1;
+    const action = top ? "draw pile" : `draw pile ${card}`;
+    if (canDo(action)) {
+      node.classList.add("clickable");
+      node.title = top ? "draw pile (p)" : `take ${card} and every card above it`;
+      node.onclick = () => send(action);
+    }
+    pile.append(node);
+  });
+  if (v.pile_size > v.pile.length) pile.prepend(el("span", { class: "muted", text: `${v.pile_size - v.pile.length} below · ` }));
+}
+
+function renderMelds() {
+  const v = state.view, box = document.getElementById("melds");
+  box.replaceChildren();
+  if (!v.table.length) { box.append(el("span", { class: "muted", text: "No meld yet." })); return; }
+  const cards = selectedCards();
+  const owners = [...new Set(v.table.map((m) => m.owner))];
+  for (const owner of owners) {
+    box.append(el("div", { class: "owner", text: `${nameOf(owner)}'s melds` }));
+    const row = el("div");
+    for (const meld of v.table.filter((m) => m.owner === owner)) {
+      const node = el("span", { class: "meld", "data-meld": meld.number }, el("span", { class: "num", text: meld.number }));
+      meld.cards.forEach((c, k) => {
+        const card = cardEl(c, { small: true });
+        if (c === "JK") card.title = `joker as ${meld.represents[k]}`;
+        node.append(card);
+      });
+      const options = layoffOptions(cards, meld.number);
+      if (options.length) {
+        node.classList.add("target");
+        node.title = "lay off the selected card here";
+        node.onclick = () => choose(options);
+      }
+      row.append(node);
+    }
+    box.append(row);
+  }
+}
+
+function layoffOptions(cards, number) {
+  if (cards.length !== 1) return [];
+  return legal().filter((a) => a === `layoff ${cards[0]} ${number}` || a === `layoff ${cards[0]} ${number} low`);
+}
+
+function meldOptions(cards) {
+  return legal().filter((a) => a.startsWith("meld ") && sameCards(a.split(" ").slice(1), cards));
+}
+
+function choose(options) {
+  const box = document.getElementById("choices");
+  box.replaceChildren();
+  if (options.length === 1) { send(options[0]); return; }
+  for (const option of options) box.append(el("button", { type: "button", class: "secondary", onclick: () => { box.replaceChildren(); send(option); } }, option));
+}
+
+function renderHand() {
+  const box = document.getElementById("hand");
+  box.replaceChildren();
+  order.forEach((card, i) => {
+    const node = cardEl(card);
+    node.classList.add("clickable");
+    node.setAttribute("role", "button");
+    node.setAttribute("tabindex", "-1");
+    node.setAttribute("aria-pressed", selected.has(i) ? "true" : "false");
+    node.draggable = true;
+    if (selected.has(i)) node.classList.add("selected");
+    if (i === focus) node.classList.add("focus");
+    node.onclick = () => { toggle(i); };
+    node.ondragstart = (e) => { e.dataTransfer.setData("text/plain", String(i)); };
+    node.ondragover = (e) => e.preventDefault();
+    node.ondrop = (e) => { e.preventDefault(); move(Number(e.dataTransfer.getData("text/plain")), i); };
+    box.append(node);
+  });
+}
+
+function move(from, to) {
+  if (from === to || Number.isNaN(from)) return;
+  const picked = selectedCards();
+  const [card] = order.splice(from, 1);
+  order.splice(to, 0, card);
+  selected = new Set(picked.map((c) => order.indexOf(c)).filter((i) => i >= 0));
+  renderHand();
+}
+
+function toggle(i) {
+  if (selected.has(i)) selected.delete(i); else selected.add(i);
+  focus = i;
+  document.getElementById("choices").replaceChildren();
+  renderHand(); renderButtons(); renderMelds();
+}
+
+function renderButtons() {
+  const cards = selectedCards();
+  const set = (id, enabled, handler) => {
+    const b = document.getElementById(id);
+    b.disabled = !enabled;
+    b.onclick = enabled ? handler : null;
+  };
+  set("btn-stock", canDo("draw stock"), () => send("draw stock"));
+  set("btn-pile", canDo("draw pile"), () => send("draw pile"));
+  const melds = meldOptions(cards);
+  set("btn-meld", melds.length > 0, () => choose(melds));
+  const anyLayoff = cards.length === 1 && legal().some((a) => a.startsWith(`layoff ${cards[0]} `));
+  set("btn-layoff", anyLayoff, () => {
+    const options = legal().filter((a) => a.startsWith(`layoff ${cards[0]} `));
+    choose(options);
+  });
+  set("btn-discard", cards.length === 1 && canDo(`discard ${cards[0]}`), () => send(`discard ${cards[0]}`));
+  const end = document.getElementById("btn-end");
+  end.classList.toggle("hidden", !canDo("end"));
+  set("btn-end", canDo("end"), () => send("end"));
+}
+
+function renderLog() {
+  const v = state.view, box = document.getElementById("log");
+  box.replaceChildren();
+  for (const [seat, text] of v.history.slice(-40).reverse()) box.append(el("div", { text: `${nameOf(seat)}: ${text}` }));
+}
+
+function handTable(names, hands, points, totals) {
+  const table = el("table", { class: "data" });
+  table.append(el("tr", {}, el("th", { text: "Player" }), el("th", { text: "Hand left" }), el("th", { text: "Points" }), el("th", { text: "Total" })));
+  names.forEach((name, i) => {
+    const cell = el("td");
+    for (const c of hands[i]) cell.append(cardEl(c, { small: true }));
+    if (!hands[i].length) cell.append("–");
+    table.append(el("tr", {}, el("td", { text: name }), cell, el("td", { text: points[i] }), el("td", { text: totals[i] })));
+  });
+  return table;
+}
+
+function summaries() {
+  const v = state.view, t = state.table;
+  const names = t.seats.map((s) => s.name);
+  const body = document.getElementById("summary-body");
+  const dialog = document.getElementById("summary");
+  if (v.match_over && !shownMatchEnd) {
+    shownMatchEnd = true;
+    const result = v.deal_result;
+    body.replaceChildren(el("h2", { text: v.match_winner === null ? "Match over: no single winner" : `${names[v.match_winner]} wins the match` }));
+    if (result) {
+      body.append(el("p", { text: result.winner === null ? "The last deal ended with nobody out." : `${names[result.winner]} went out${result.rummy ? " with a rummy!" : "."}` }));
+      body.append(handTable(names, v.revealed_hands, result.points, v.totals));
+    }
+    if (t.settlement) body.append(el("p", { text: "Settlement: " + names.map((n, i) => `${n} ${t.settlement[i] > 0 ? "+" : ""}${t.settlement[i]}`).join(", ") }));
+    const record = `/api/tables/${tableId}/record?token=${encodeURIComponent(token)}`;
+    const replay = `/replay?table=${tableId}&token=${encodeURIComponent(token)}`;
+    body.append(el("p", {}, el("a", { href: record, download: `rummykit-${tableId}.json`, id: "download" }, "Download the record"), " · ",
+      el("a", { href: replay, id: "watch" }, "Watch the replay")));
+    body.append(el("p", {}, el("button", { type: "button", id: "rematch", onclick: rematch }, "Rematch")));
+    if (!dialog.open) dialog.showModal();
+    return;
+  }
+  if (v.last_deal && v.deal_number > shownDeal + 1 && !v.match_over) {
+    shownDeal = v.deal_number - 1;
+    const r = v.last_deal;
+    body.replaceChildren(el("h2", { text: `Deal ${v.deal_number - 1} is over` }),
+      el("p", { text: r.winner === null ? "Nobody went out." : `${names[r.winner]} went out${r.rummy ? " with a rummy!" : "."}` }),
+      handTable(names, r.hands, r.points, v.totals));
+    if (!dialog.open) dialog.showModal();
+  }
+  if (state.table.rematch) {
+    const link = document.getElementById("rematch-link") || el("a", { id: "rematch-link" }, "Go to the rematch");
+    link.href = state.table.rematch;
+    if (!link.isConnected) body.append(el("p", {}, link));
+  }
+}
+
+async function rematch() {
+  try {
+    const answer = await api(`/api/tables/${tableId}/rematch`, {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token }),
+    });
+    window.location.href = answer.link;
+  } catch (err) { showError(err.message); }
+}
+
+function sortHand(bySuit) {
+  order.sort((a, b) => compareCards(a, b, bySuit));
+  selected = new Set();
+  renderHand(); renderButtons();
+}
+
+function onKey(event) {
+  if (!state || event.target.tagName === "INPUT") return;
+  const key = event.key;
+  const click = (id) => { const b = document.getElementById(id); if (!b.disabled) b.click(); };
+  if (key === "ArrowRight") { focus = Math.min(focus + 1, order.length - 1); renderHand(); }
+  else if (key === "ArrowLeft") { focus = Math.max(focus - 1, 0); renderHand(); }
+  else if (key === " ") { event.preventDefault(); if (order.length) toggle(focus); }
+  else if (key === "Escape") { selected = new Set(); renderHand(); renderButtons(); renderMelds(); }
+  else if (key === "s") click("btn-stock");
+  else if (key === "p") click("btn-pile");
+  else if (key === "m") click("btn-meld");
+  else if (key === "d") click("btn-discard");
+  else if (key === "e") click("btn-end");
+  else if (/^[1-9]$/.test(key)) { const options = layoffOptions(selectedCards(), Number(key)); if (options.length) choose(options); }
+  else if (key === "/") { event.preventDefault(); document.getElementById("command").focus(); }
+  else return;
+  event.preventDefault();
+}
+
+document.getElementById("command-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const input = document.getElementById("command");
+  if (input.value.trim()) send(input.value.trim());
+  input.value = "";
+});
+document.getElementById("sort-suit").addEventListener("click", () => sortHand(true));
+document.getElementById("sort-rank").addEventListener("click", () => sortHand(false));
+document.addEventListener("keydown", onKey);
+connect();
