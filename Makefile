@@ -2,6 +2,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+WEB_STAMP := $(VENV)/.installed-web
 
 .PHONY: run play test system-deps bench clean
 
@@ -13,6 +14,10 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+$(WEB_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e '.[web]'
+	touch $(WEB_STAMP)
+
 # What the tests need from the system: Chromium for the browser tests, PostgreSQL for the
 # database tests (the tests start their own server on loopback).
 system-deps:
@@ -21,10 +26,10 @@ system-deps:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium postgresql >/dev/null; \
 	fi
 
-run: $(STAMP)
+run: $(WEB_STAMP)
 	$(BIN)/rummykit serve
 
-play: $(STAMP)
+play: $(WEB_STAMP)
 	$(BIN)/rummykit play
 
 test: $(STAMP) system-deps

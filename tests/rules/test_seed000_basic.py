@@ -395,14 +395,14 @@ def test_seed000_stock_out_turn_pile_over_without_shuffle() -> None:
 def test_seed000_turn_over_cap_ends_in_stalemate() -> None:
     """A deal always ends: after three turn-overs, an empty stock is a stalemate, no points."""
     deal = deal_from(BASIC, [OTHER, MELDS3], "2S")
-    m_turns = 0
+    turns = 0
     while not deal.is_over:
         if not deal.stock:
             assert deal.turn_overs_used < 3
         pass_turn(deal)
-        m_turns += 1
+        turns += 1
     # 31 cards in stock, then three times a 32-card pile turned over.
-    assert m_turns == 31 + 3 * 32
+    assert turns == 31 + 3 * 32
     assert deal.turn_overs_used == 3 and deal.stock == []
     assert deal.result is not None
     assert deal.result.winner is None and deal.result.rummy is False

@@ -123,9 +123,10 @@ def test_seed001_winner_deals_the_next_game() -> None:
 
 def test_seed001_winner_deals_next_even_when_he_dealt() -> None:
     """The dealer who wins deals again (the deal does not pass to the left)."""
-    m = Match(ONE, players=2, seed=6,
+    m = Match(ONE, players=2, seed=6, first_dealer=1,
               layout=winning_layout(ONE, players=2, dealer=1, winner=1,
                                     losers=[LOSER_69], rummy=False))
+    assert m.deal.dealer == 1 and m.deal.to_move == 0
     play_win(m, 1, rummy=False)
     assert m.winner == 1 and m.next_dealer() == 1
 
