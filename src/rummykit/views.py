@@ -143,8 +143,11 @@ def _sorted_hand(hand: list[int]) -> tuple[Card, ...]:
     return tuple(CARDS[c] for c in sorted(hand))
 
 
-def view(game: Match | Deal, seat: int) -> View:
-    """The view of ``seat`` (a match, or a lone deal) at this moment."""
+def view(game: Match | Deal, seat: int, *, recent: int | None = None) -> View:
+    """The view of ``seat`` (a match, or a lone deal) at this moment.
+
+    With ``recent``, the history holds only the last ``recent`` actions (a front end that
+    shows the latest ones need not carry the whole deal in every message)."""
     if isinstance(game, Match):
         match: Match | None = game
         deal = game.deal
@@ -179,7 +182,7 @@ def view(game: Match | Deal, seat: int) -> View:
             for i, m in enumerate(deal.table, 1)
         ),
         melds=tuple(deal.table),
-        history=tuple((seat, str(a)) for seat, a in deal.moves),
+        history=_history(deal, recent),
         pile_draws=tuple((s, tuple(CARDS[c] for c in cards)) for s, cards in deal.pile_draws),
         totals=tuple(match.totals) if match else (0,) * deal.players,
         active=deal.active,
@@ -196,6 +199,13 @@ def view(game: Match | Deal, seat: int) -> View:
         match_winner=match.winner if match else None,
         last_deal=_last_deal(match, deal),
     )
+
+
+def _history(deal: Deal, recent: int | None) -> tuple[tuple[int, str], ...]:
+    moves = deal.moves
+    if recent is not None:
+        moves = moves[-recent:] if recent else ()
+    return tuple((seat, str(a)) for seat, a in moves)
 
 
 def _last_deal(

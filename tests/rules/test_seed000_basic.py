@@ -64,9 +64,6 @@ def test_seed000_deal_of_one_player_refused() -> None:
         Deal.start(BASIC, players=1, dealer=0, seed=1)
 
 
-@pytest.mark.xfail(strict=True, raises=IndexError,
-                   reason="engine bug: Deal.start(players=7) raises IndexError from "
-                          "Rules.hand_size_for instead of a RummyError naming 2 to 6")
 def test_seed000_deal_of_seven_players_refused() -> None:
     """'2-6 players': a single deal for seven players is refused, naming the rule."""
     with pytest.raises(RummyError, match="2 to 6"):

@@ -238,7 +238,8 @@ def create_app(database_url: str | None = None, *, bot_delay: float = 0.6) -> Fa
                 error = await handle(table, seat, raw, bucket)
                 if error is not None:
                     await send({"type": "error", "message": error})
-        except WebSocketDisconnect:
+        except (WebSocketDisconnect, RuntimeError):
+            # RuntimeError: Starlette's "not connected" when the peer has gone meanwhile.
             pass
         finally:
             hub.disconnect(table, seat, send)

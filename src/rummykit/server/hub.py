@@ -12,6 +12,7 @@ import contextlib
 import random
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -33,6 +34,9 @@ from rummykit.views import view
 __all__ = ["Hub", "HubError", "SeatSpec", "Table"]
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+HISTORY_SENT = 60
+"""The most recent actions sent with each view."""
 
 
 class HubError(ValueError):
@@ -92,7 +96,11 @@ class Hub:
         self.engine = engine
         self.bot_delay = bot_delay
         self.tables: dict[str, Table] = {}
-        self.rematch_tokens: dict[str, dict[int, str]] = {}
+        # One writer thread: writes stay in order and never contend for the database.
+        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rummykit-db")
+
+    async def _write(self, fn: Callable[..., None], *args: Any) -> None:
+        await asyncio.get_running_loop().run_in_executor(self._writer, fn, *args)
 
     # -- storage -------------------------------------------------------------------
 
@@ -199,7 +207,7 @@ class Hub:
             started = all(table.joined)
             if started:
                 table.status = "playing"
-            await asyncio.to_thread(self._save_join, table.id, seat, table.status)
+            await self._write(self._save_join, table.id, seat, table.status)
         await self.broadcast(table)
         self._schedule_bot(table)
 
@@ -224,7 +232,7 @@ class Hub:
                     for s in range(table.players)
                 ], previous=table.id)
                 table.next_table = new.id
-                await asyncio.to_thread(self._save_next, table.id, new.id)
+                await self._write(self._save_next, table.id, new.id)
         await self.broadcast(table)
         return table.next_table
 
@@ -261,13 +269,13 @@ class Hub:
     async def _commit(self, table: Table, seat: int, action: Action) -> None:
         """Write the action, then play it (the caller holds the table's lock)."""
         seq = table.seq + 1
-        await asyncio.to_thread(self._save_action, table.id, seq, seat, str(action))
+        await self._write(self._save_action, table.id, seq, seat, str(action))
         table.seq = seq
         table.match.apply(action)
         table.last = [f"{table.names[seat]}: {action}"]
         if table.match.is_over:
             table.status = "finished"
-            await asyncio.to_thread(self._save_finish, table)
+            await self._write(self._save_finish, table)
 
     def _save_action(self, table_id: str, seq: int, seat: int, text: str) -> None:
         with Session(self.engine) as session:
@@ -318,7 +326,9 @@ class Hub:
 
     def state_for(self, table: Table, seat: int) -> dict[str, Any]:
         """Everything seat ``seat`` may see, with the table's public facts."""
-        v = view(table.match, seat).to_json()
+        # The page shows the recent actions; the whole history stays in the record.
+        v = view(table.match, seat, recent=HISTORY_SENT).to_json()
+        v["history_length"] = len(table.match.deal.history)
         rematch = None
         if table.next_table is not None:
             nxt = self.tables.get(table.next_table)
@@ -356,3 +366,4 @@ class Hub:
         for table in self.tables.values():
             if table.bot_task is not None:
                 table.bot_task.cancel()
+        self._writer.shutdown(wait=True)
