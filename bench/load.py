@@ -6,6 +6,10 @@ plays every seat from this process over its own WebSocket: at each of its turns 
 sends a random legal action from its view and waits for the view that answers it. The
 time from sending an action to receiving the new view is the latency.
 
+Each seat thinks before it acts (``--think``, by default the web app's bot delay of 0.6 s,
+spread uniformly between half and one and a half times it), as bots at a table do;
+``--think 0`` makes a closed loop that measures the server at saturation.
+
 It reports actions per second, the latency's p50 and p99, and checks that nothing was
 lost: every acknowledged action is in the database, in order.
 
@@ -50,7 +54,7 @@ def post(url: str, body: dict[str, Any]) -> dict[str, Any]:
         return data
 
 
-async def play_seat(base: str, link: str, deadline: float, seed: int,
+async def play_seat(base: str, link: str, deadline: float, seed: int, think: float,
                     latencies: list[float], acked: list[int]) -> None:
     """Play one seat until the deadline or the match's end."""
     rng = random.Random(seed)
@@ -77,6 +81,8 @@ async def play_seat(base: str, link: str, deadline: float, seed: int,
             if view["match_over"]:
                 return
             if sent_at is None and view["legal_actions"]:
+                if think:
+                    await asyncio.sleep(think * (0.5 + rng.random()))
                 sent_at, sent_seq = time.perf_counter(), seq
                 await ws.send(json.dumps(
                     {"type": "action", "action": rng.choice(view["legal_actions"])}))
@@ -94,7 +100,7 @@ async def run(args: argparse.Namespace, base: str) -> dict[str, Any]:
     acked: list[int] = []
     start = time.perf_counter()
     deadline = start + args.seconds
-    await asyncio.gather(*(play_seat(base, link, deadline, i, latencies, acked)
+    await asyncio.gather(*(play_seat(base, link, deadline, i, args.think, latencies, acked)
                            for i, link in enumerate(links)))
     elapsed = time.perf_counter() - start
     latencies.sort()
@@ -105,7 +111,7 @@ async def run(args: argparse.Namespace, base: str) -> dict[str, Any]:
         return 1000 * latencies[min(len(latencies) - 1, int(p * len(latencies)))]
 
     return {
-        "tables": args.tables, "rules": args.rules, "seconds": elapsed,
+        "tables": args.tables, "rules": args.rules, "think": args.think, "seconds": elapsed,
         "actions": len(acked), "actions_per_s": len(acked) / elapsed,
         "p50_ms": pct(0.50), "p99_ms": pct(0.99),
         "mean_ms": 1000 * statistics.mean(latencies) if latencies else 0,
@@ -127,6 +133,9 @@ def main() -> int:
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--rules", default="classic")
+    parser.add_argument("--think", type=float, default=0.6,
+                        help="mean seconds a seat waits before it acts, like the app's bots "
+                        "(0: act at once, a closed loop that measures saturation)")
     parser.add_argument("--db", help="database URL (default: a fresh SQLite file)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
@@ -135,7 +144,7 @@ def main() -> int:
     port = free_port()
     log = (workdir / "server.log").open("w")
     server = subprocess.Popen(
-        [sys.executable, *os.environ.get("RUMMYKIT_SERVE", "-m rummykit.cli").split(), "serve", "--port", str(port), "--db", db_url,
+        [sys.executable, "-m", "rummykit.cli", "serve", "--port", str(port), "--db", db_url,
          "--bot-delay", "0"],
         cwd=workdir, stdout=subprocess.DEVNULL, stderr=log,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
@@ -159,7 +168,8 @@ def main() -> int:
     if args.json:
         print(json.dumps(report))
     else:
-        print(f"{report['tables']} tables of {report['rules']} for {report['seconds']:.1f} s: "
+        print(f"{report['tables']} tables of {report['rules']} (think {args.think} s) for "
+              f"{report['seconds']:.1f} s: "
               f"{report['actions']} actions ({report['actions_per_s']:.0f}/s), "
               f"latency p50 {report['p50_ms']:.1f} ms, p99 {report['p99_ms']:.1f} ms; "
               f"{stored} actions stored, {report['lost']} lost (target: p99 < 100 ms, none lost)")
