@@ -126,7 +126,7 @@ def _serve(args: argparse.Namespace) -> int:
         return 2
     app = create_app(args.db, bot_delay=args.bot_delay)
     print(f"rummykit: open http://{args.host}:{args.port}/ in a browser", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws_max_size=65536)
     return 0
 
 
