@@ -1,19 +1,24 @@
-"""The ladder: a round robin of every bot level, rated with OpenSkill.
+"""The ladder: a round robin of every bot level, rated on the Elo scale.
 
 Each pair of levels plays the same deals with the seats rotated (so both sit everywhere);
-a deal is one rated game between two teams, the seats of each level, ranked by the points
-their seats scored (fewer penalty points rank higher where points count against you).
+each deal is a game between the two levels, won by the one whose seats scored more (fewer
+penalty points where points count against you), a draw when they scored the same. The
+ratings are the Bradley-Terry fit of all the games (the model behind Elo, fitted at once,
+so the order of the games does not matter), on the Elo scale with the mean at 1500, and
+their 95% intervals come from resampling the deals (bootstrap).
 """
 
 from __future__ import annotations
 
+import math
+import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
 from rummykit.rules import Rules
-from rummykit.sim import Config, simulate
+from rummykit.sim import Config, Outcome, simulate
 from rummykit.sim.report import mean_ci
 
 __all__ = ["LadderResult", "Rating", "run_ladder"]
@@ -22,14 +27,10 @@ __all__ = ["LadderResult", "Rating", "run_ladder"]
 @dataclass(frozen=True, slots=True)
 class Rating:
     name: str
-    mu: float
-    sigma: float
+    elo: float
+    low: float
+    high: float
     games: int
-
-    @property
-    def ordinal(self) -> float:
-        """A conservative strength: mu - 3 sigma."""
-        return self.mu - 3 * self.sigma
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +55,7 @@ class LadderResult:
     def to_json(self) -> dict[str, Any]:
         return {
             "rules": self.rules, "players": self.players, "deals": self.deals,
-            "ratings": [{"name": r.name, "mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal,
+            "ratings": [{"name": r.name, "elo": r.elo, "ci95": [r.low, r.high],
                          "games": r.games} for r in self.ratings],
             "pairs": [{"first": p.first, "second": p.second, "deals": p.deals,
                        "points_diff": p.points_diff, "ci95": [p.low, p.high]}
@@ -65,14 +66,15 @@ class LadderResult:
         lines = [
             f"## Bot ladder: `{self.rules}`, {self.players} players",
             "",
-            f"Round robin, {self.deals} deals per pair with the seats rotated; OpenSkill "
-            "(Plackett-Luce) ratings, strongest first.",
+            f"Round robin, {self.deals} deals per pair with the seats rotated; ratings on "
+            "the Elo scale (a Bradley-Terry fit of every deal, mean 1500) with 95% "
+            "bootstrap intervals, strongest first.",
             "",
-            "| bot | rating (mu - 3 sigma) | mu | sigma | games |",
-            "|---|---|---|---|---|",
+            "| bot | rating | 95% interval | games |",
+            "|---|---|---|---|",
         ]
         for r in self.ratings:
-            lines.append(f"| {r.name} | {r.ordinal:.2f} | {r.mu:.2f} | {r.sigma:.2f} | "
+            lines.append(f"| {r.name} | {r.elo:.0f} | {r.low:.0f} to {r.high:.0f} | "
                          f"{r.games} |")
         lines += ["", "| pair | deals | points per deal, first less second (95% CI) |",
                   "|---|---|---|"]
@@ -85,20 +87,18 @@ class LadderResult:
 def run_ladder(
     rules: str, players: int, levels: Sequence[str], *, deals: int = 200, seed: int = 0,
     workers: int = 1, progress: Callable[[int, int], None] | None = None,
+    resamples: int = 200,
 ) -> LadderResult:
     """Play the round robin and rate every level."""
-    from openskill.models import PlackettLuce
-
     penalty = Rules.parse(rules).scoring == "penalty"
-    model = PlackettLuce()
-    ratings = {name: model.rating(name=name) for name in levels}
-    games = dict.fromkeys(levels, 0)
     pairs = []
-    for first, second in combinations(levels, 2):
+    games: dict[tuple[int, int], list[float]] = {}
+    for i, j in combinations(range(len(levels)), 2):
+        first, second = levels[i], levels[j]
         seats = tuple(first if s % 2 == 0 else second for s in range(players))
         config = Config(rules=rules, players=players, bots=seats, count=deals, seed=seed,
                         duplicate=True)
-        outcomes: list[Any] = []
+        outcomes: list[Outcome] = []
         report = simulate(config, workers=workers, progress=progress,
                           on_outcome=outcomes.append)
         outcomes.sort(key=lambda o: (o.index, o.rotation))
@@ -108,19 +108,54 @@ def run_ladder(
                 team: dict[str, list[int]] = {first: [], second: []}
                 for seat, b in enumerate(o.bot_of):
                     team[seats[b]].append(pts[seat])
-                a = sum(team[first]) / len(team[first])
-                b_mean = sum(team[second]) / len(team[second])
-                diff = (b_mean - a) if penalty else (a - b_mean)
-                diffs.append(diff)
-                ranks = [1.0, 1.0] if diff == 0 else [1.0, 2.0] if diff > 0 else [2.0, 1.0]
-                new = model.rate([[ratings[first]], [ratings[second]]], ranks=ranks)
-                ratings[first], ratings[second] = new[0][0], new[1][0]
-                games[first] += 1
-                games[second] += 1
+                diff = sum(team[first]) / len(team[first]) - sum(team[second]) / len(
+                    team[second])
+                diffs.append(-diff if penalty else diff)
+        # The first level's score in each game: 1 a win, 0.5 a draw, 0 a loss.
+        games[(i, j)] = [1.0 if d > 0 else 0.5 if d == 0 else 0.0 for d in diffs]
         est = mean_ci(diffs)
         pairs.append(PairResult(first, second, report.deals, est.mean, est.low, est.high))
-    table = sorted(
-        (Rating(name, float(r.mu), float(r.sigma), games[name]) for name, r in ratings.items()),
-        key=lambda r: -r.ordinal,
-    )
+    elo = bradley_terry(len(levels), games)
+    rng = random.Random(f"rummykit/ladder/{seed}")
+    samples: list[list[float]] = [[] for _ in levels]
+    for _ in range(resamples):
+        resampled = {pair: [rng.choice(scores) for _ in scores]
+                     for pair, scores in games.items()}
+        for k, value in enumerate(bradley_terry(len(levels), resampled)):
+            samples[k].append(value)
+    table = []
+    for k, name in enumerate(levels):
+        ordered = sorted(samples[k])
+        low = ordered[int(0.025 * (len(ordered) - 1))] if ordered else elo[k]
+        high = ordered[int(0.975 * (len(ordered) - 1))] if ordered else elo[k]
+        count = sum(len(v) for pair, v in games.items() if k in pair)
+        table.append(Rating(name, elo[k], low, high, count))
+    table.sort(key=lambda r: -r.elo)
     return LadderResult(rules, players, deals, tuple(table), tuple(pairs))
+
+
+def bradley_terry(n: int, games: dict[tuple[int, int], list[float]]) -> list[float]:
+    """Elo-scale ratings (mean 1500) that best explain the games' scores.
+
+    ``games[(i, j)]`` holds level i's score against level j in each game. One virtual
+    draw per pair keeps a level that never wins (or never loses) finite."""
+    wins = [0.5 * sum(1 for (i, j) in games if k in (i, j)) for k in range(n)]
+    count: dict[tuple[int, int], float] = {}
+    for (i, j), scores in games.items():
+        wins[i] += sum(scores)
+        wins[j] += len(scores) - sum(scores)
+        count[(i, j)] = len(scores) + 1.0
+    strength = [1.0] * n
+    for _ in range(500):
+        new = []
+        for k in range(n):
+            denominator = sum(c / (strength[i] + strength[j])
+                              for (i, j), c in count.items() if k in (i, j))
+            new.append(wins[k] / denominator if denominator else strength[k])
+        scale = math.exp(sum(math.log(x) for x in new) / n)
+        new = [x / scale for x in new]
+        done = max(abs(a - b) for a, b in zip(new, strength, strict=True)) < 1e-10
+        strength = new
+        if done:
+            break
+    return [1500 + 400 * math.log10(x) for x in strength]
