@@ -533,11 +533,6 @@ def _layout(rules: Rules, hands: list[str], pile: str) -> Layout:
     return Layout(tuple(hand_cards), stock, pile_cards)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: a rummy500 pile draw is allowed although the chosen card can only "
-    "be melded by emptying the hand, which last_discard=required forbids (dead end)",
-)
 def test_rummy500_required_last_discard_pile_draw_is_no_dead_end() -> None:
     rules = Rules.parse("rummy500(hand_size=2,last_discard=required)")
     deal = Deal(rules, players=2, dealer=0, layout=_layout(rules, ["2C 9D", "5H 6H"], "7H"))
@@ -547,11 +542,6 @@ def test_rummy500_required_last_discard_pile_draw_is_no_dead_end() -> None:
         deal.apply("draw pile")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: a rummy500 pile draw is allowed although the only meld with the "
-    "chosen card cannot reach the opening (option opening=50): dead end",
-)
 def test_rummy500_opening_pile_draw_is_no_dead_end() -> None:
     rules = Rules.parse("rummy500(hand_size=2,opening=50)")
     deal = Deal(rules, players=2, dealer=0, layout=_layout(rules, ["2C 9D", "5H 6H"], "7H"))

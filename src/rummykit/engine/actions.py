@@ -80,7 +80,7 @@ class Action(NamedTuple):
             if len(rest) != 2 + low:
                 raise NotationError(f"{text!r}: write 'layoff CARD MELD' (and 'low' for a joker "
                                     "at a run's low end)")
-            if not rest[1].isdigit() or int(rest[1]) < 1:
+            if not (rest[1].isascii() and rest[1].isdigit()) or int(rest[1]) < 1:
                 raise NotationError(f"{text!r}: the meld number counts from 1")
             return Action("layoff", (Card.parse(rest[0]),), int(rest[1]), low)
         if verb == "discard":

@@ -302,7 +302,7 @@ class Deal:
                     if c in seen:
                         continue
                     seen.add(c)
-                    if not rules.pile_card_must_be_used or self._usable_after_draw(i):
+                    if self._draw_pile_problem(i) is None:
                         out.append(DRAW_PILE if i == len(pile) - 1 else Action("draw-pile", (c,)))
             elif self._draw_pile_problem(len(pile) - 1) is None:
                 out.append(DRAW_PILE)
@@ -434,10 +434,21 @@ class Deal:
     def _draw_pile_problem(self, index: int) -> str | None:
         chosen = self.pile[index]
         if self.rules.pile_card_must_be_used:
-            if self._usable_after_draw(index):
+            if not self._usable_after_draw(index):
+                return (f"{format_cards([chosen])} can be taken only to be melded or laid off "
+                        "this turn, and it cannot be")
+            rules = self.rules
+            if rules.last_discard == "optional" and not (rules.opening and not self._opened[
+                    self.to_move]):
                 return None
-            return (f"{format_cards([chosen])} can be taken only to be melded or laid off this "
-                    "turn, and it cannot be")
+            # A compulsory last discard or an opening to reach: try the turn out.
+            trial = self.copy()
+            trial.push(Action("draw-pile", (chosen,)) if index < len(self.pile) - 1
+                       else DRAW_PILE)
+            if trial.legal_actions():
+                return None
+            return (f"you could not finish the turn after taking {format_cards([chosen])}: "
+                    "using it would leave no legal way to end the turn")
         if any(c != chosen for c in self.hands[self.to_move]):
             return None
         trial = self.copy()
