@@ -15,12 +15,14 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
 from rummykit import record as records
 from rummykit.bots import BOTS
+from rummykit.cards import CARDS
 from rummykit.db import connect
 from rummykit.engine.match import Match
 from rummykit.errors import RecordError, RulesError
@@ -116,6 +118,15 @@ def create_app(database_url: str | None = None, *, bot_delay: float = 0.6) -> Fa
         return page("rules.html")
 
     # -- the API ---------------------------------------------------------------------
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        problems = []
+        for error in exc.errors():
+            where = ".".join(str(part) for part in error.get("loc", ())[1:])
+            problems.append(f"{where}: {error.get('msg', 'invalid')}" if where
+                            else str(error.get("msg", "invalid")))
+        return JSONResponse({"error": "; ".join(problems)}, status_code=422)
 
     @app.exception_handler(HubError)
     async def hub_error(request: Request, exc: HubError) -> JSONResponse:
@@ -234,7 +245,14 @@ def create_app(database_url: str | None = None, *, bot_delay: float = 0.6) -> Fa
             await hub.join(table, seat)
             await send(hub.state_for(table, seat))
             while True:
-                raw = await socket.receive_text()
+                frame = await socket.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                raw = frame.get("text")
+                if raw is None:
+                    await send({"type": "error", "message":
+                                "send text frames holding JSON, not binary ones"})
+                    continue
                 error = await handle(table, seat, raw, bucket)
                 if error is not None:
                     await send({"type": "error", "message": error})
@@ -293,9 +311,9 @@ def frames(rec: records.Record) -> dict[str, Any]:
             "deal": deal_number, "action": text,
             "by": None if text is None else deal.moves[-1][0] if deal.moves else None,
             "to_move": deal.to_move, "phase": deal.phase, "dealer": deal.dealer,
-            "hands": [[str(c) for c in sorted(h)] for h in deal.hands],
-            "stock": len(deal.stock), "pile": [str(_card(c)) for c in deal.pile],
-            "table": [{"cards": [str(_card(c)) for c in m.cards], "owner": m.owner}
+            "hands": [[str(CARDS[c]) for c in sorted(h)] for h in deal.hands],
+            "stock": len(deal.stock), "pile": [str(CARDS[c]) for c in deal.pile],
+            "table": [{"cards": [str(CARDS[c]) for c in m.cards], "owner": m.owner}
                       for m in deal.table],
             "totals": list(match.totals),
             "result": None if deal.result is None else deal.result.to_json(),
@@ -311,9 +329,3 @@ def frames(rec: records.Record) -> dict[str, Any]:
         "players": rec.players, "rules": str(rec.rules), "frames": out, "error": error,
         "result": None if outcome is None else outcome.to_json()["result"],
     }
-
-
-def _card(code: int) -> object:
-    from rummykit.cards import CARDS
-
-    return CARDS[code]

@@ -120,6 +120,7 @@ class Hub:
             # path all the same, so a damaged database cannot make an impossible game.
             match.apply(Action.parse(action.text))
             table.seq = action.seq
+            table.last = [f"{names[action.seat]}: {action.text}"]
         return table
 
     def restore(self) -> int:
@@ -167,6 +168,8 @@ class Hub:
         for s in seats:
             if s.kind not in ("person", "bot"):
                 raise HubError(f"a seat is a person or a bot, not {s.kind!r}")
+            if s.kind == "bot" and not s.level:
+                raise HubError(f"a bot seat needs a level; the bots are: {', '.join(BOTS)}")
             if s.kind == "bot" and s.level not in BOTS:
                 raise HubError(f"unknown bot {s.level!r}; the bots are: {', '.join(BOTS)}")
             if not s.name.strip() or len(s.name) > 40:

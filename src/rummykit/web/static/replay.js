@@ -47,6 +47,7 @@ function render() {
   });
   const melds = document.getElementById("melds");
   melds.replaceChildren();
+  if (!frame.table.length) melds.append(el("span", { class: "muted", text: "No meld yet." }));
   frame.table.forEach((meld, k) => {
     const node = el("span", { class: "meld" }, el("span", { class: "num", text: k + 1 }));
     for (const c of meld.cards) node.append(cardEl(c, { small: true }));
@@ -70,6 +71,7 @@ document.getElementById("next").onclick = () => go(index + 1);
 document.getElementById("last").onclick = () => go(data ? data.frames.length - 1 : 0);
 document.getElementById("slider").oninput = (e) => go(Number(e.target.value));
 document.addEventListener("keydown", (e) => {
+  if (e.target.tagName === "INPUT") return;  // the slider steps by itself
   if (e.key === "ArrowRight") go(index + 1);
   else if (e.key === "ArrowLeft") go(index - 1);
   else if (e.key === "Home") go(0);

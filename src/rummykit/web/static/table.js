@@ -25,8 +25,11 @@ function connect() {
   socket.onopen = () => { retry = 0; document.getElementById("conn").textContent = "connected"; };
   socket.onmessage = (event) => receive(JSON.parse(event.data));
   socket.onclose = (event) => {
+    if (event.code === 4403 || event.code === 4404) {  // a bad link: do not retry
+      document.getElementById("conn").textContent = "this link does not open a seat";
+      return;
+    }
     document.getElementById("conn").textContent = "reconnecting…";
-    if (event.code === 4403 || event.code === 4404) return;  // a bad link: do not retry
     retry = Math.min(retry + 1, 6);
     setTimeout(connect, 250 * 2 ** retry);
   };
@@ -133,7 +136,7 @@ function renderMiddle() {
     }
     pile.append(node);
   });
-  if (v.pile_size > v.pile.length) pile.prepend(el("span", { class: "muted", text: `${v.pile_size - v.pile.length} below · ` }));
+  if (v.pile_size > v.pile.length) pile.prepend(el("span", { class: "muted", text: `${v.pile_size - v.pile.length} more below ` }));
 }
 
 function renderMelds() {
@@ -191,7 +194,7 @@ function renderHand() {
     node.setAttribute("aria-pressed", selected.has(i) ? "true" : "false");
     node.draggable = true;
     if (selected.has(i)) node.classList.add("selected");
-    if (i === focus) node.classList.add("focus");
+    if (i === focus && document.body.classList.contains("keyboard")) node.classList.add("focus");
     node.onclick = () => { toggle(i); };
     node.ondragstart = (e) => { e.dataTransfer.setData("text/plain", String(i)); };
     node.ondragover = (e) => e.preventDefault();
@@ -312,6 +315,7 @@ function onKey(event) {
   if (!state || event.target.tagName === "INPUT") return;
   const key = event.key;
   const click = (id) => { const b = document.getElementById(id); if (!b.disabled) b.click(); };
+  document.body.classList.add("keyboard");
   if (key === "ArrowRight") { focus = Math.min(focus + 1, order.length - 1); renderHand(); }
   else if (key === "ArrowLeft") { focus = Math.max(focus - 1, 0); renderHand(); }
   else if (key === " ") { event.preventDefault(); if (order.length) toggle(focus); }

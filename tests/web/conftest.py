@@ -1,0 +1,61 @@
+"""Fixtures of the web tests: an empty database per test, SQLite or PostgreSQL.
+
+``db_url`` is parametrized: a SQLite file in the test's ``tmp_path``, and a PostgreSQL
+database of these tests on the session's server (``postgres_server`` from tests/conftest.py),
+created once and emptied before each test (cheaper than a database per test; the
+PostgreSQL cases are skipped where PostgreSQL is not installed, as that fixture does).
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import text
+
+from rummykit.db import connect
+from rummykit.db.models import Base
+
+DATABASES = ["sqlite", "postgres"]
+
+
+def sqlite_url(directory: Path) -> str:
+    return f"sqlite:///{directory / 'rummykit.db'}"
+
+
+def new_postgres_database(server: Any, prefix: str) -> str:
+    """A new database on the session's server, with the schema in place."""
+    url: str = server.create_database(f"{prefix}_{uuid.uuid4().hex[:12]}")
+    connect(url).dispose()  # runs the migrations
+    return url
+
+
+def empty(url: str) -> None:
+    """Delete every row of the app's tables (the schema stays)."""
+    engine = connect(url)
+    try:
+        names = ", ".join(table.name for table in Base.metadata.sorted_tables)
+        with engine.begin() as connection:
+            connection.execute(text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
+    finally:
+        engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def web_postgres_url(request: pytest.FixtureRequest) -> str:
+    """The web tests' own database on the session's PostgreSQL server."""
+    return new_postgres_database(request.getfixturevalue("postgres_server"), "web")
+
+
+@pytest.fixture(params=DATABASES)
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """An empty database for this test: SQLite, then PostgreSQL."""
+    if request.param == "sqlite":
+        yield sqlite_url(tmp_path)
+        return
+    url: str = request.getfixturevalue("web_postgres_url")
+    empty(url)
+    yield url

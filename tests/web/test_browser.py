@@ -1,0 +1,790 @@
+"""The pages in a real browser: Playwright (sync API) with Debian's Chromium against the app
+served by ``rummykit serve`` in a subprocess, on SQLite and on PostgreSQL.
+
+The player's strategy: draw from the stock (the stock card, the button or the key ``s``),
+meld the longest meld on offer, else lay off, else discard the highest card. The page's own
+``state`` (the last message it received) is read only to know when it has heard back and
+what is legal; every move is made by clicking or typing like a person.
+
+Screenshots of the main screens go to the test's tmp dir, and also to
+``tests/web/screenshots/`` when ``RUMMYKIT_SCREENSHOTS=1``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.sync.client import ClientConnection, connect
+
+from rummykit import record as records
+
+from ._support import Shadow, bot, person
+from .conftest import DATABASES, new_postgres_database, sqlite_url
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+pytestmark = pytest.mark.timeout(180)
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+BOT_DELAY = "0.05"
+SCREENSHOTS = Path(__file__).parent / "screenshots"
+RANKS = {"A": 1, "J": 11, "Q": 12, "K": 13}
+WAIT = 20_000
+"""Milliseconds to wait for the page to hear back (bots think 0.05 s a move)."""
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+# -- the server ----------------------------------------------------------------------
+
+
+class Server:
+    """``rummykit serve`` in a subprocess, on one database and one port, restartable."""
+
+    def __init__(self, db_url: str, workdir: Path) -> None:
+        self.db_url = db_url
+        self.workdir = workdir
+        self.port = free_port()
+        self.log = workdir / "server.log"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        with self.log.open("ab") as log:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "rummykit.cli", "serve", "--host", "127.0.0.1",
+                 "--port", str(self.port), "--db", self.db_url, "--bot-delay", BOT_DELAY],
+                stdout=log, stderr=subprocess.STDOUT, cwd=self.workdir,
+                env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server stopped at start:\n{self.log.read_text()}")
+            try:
+                if httpx.get(f"{self.url}/api/presets", timeout=2).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        raise RuntimeError(f"the server did not start:\n{self.log.read_text()}")
+
+    def stop(self) -> None:
+        if self.proc is None:
+            return
+        self.proc.terminate()
+        try:
+            self.proc.wait(20)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(10)
+        self.proc = None
+
+    def check_log(self) -> None:
+        text = self.log.read_text(errors="replace") if self.log.exists() else ""
+        assert "Traceback" not in text, f"the server logged an error:\n{text}"
+
+    def table(self, seats: list[dict[str, Any]], rules: str = "one-deal",
+              seed: int | None = None) -> dict[str, Any]:
+        body: dict[str, Any] = {"rules": rules, "seats": seats}
+        if seed is not None:
+            body["seed"] = seed
+        response = httpx.post(f"{self.url}/api/tables", json=body, timeout=10)
+        assert response.status_code == 200, response.text
+        data: dict[str, Any] = response.json()
+        return data
+
+
+def database(request: pytest.FixtureRequest, workdir: Path) -> str:
+    if request.param == "sqlite":
+        return sqlite_url(workdir)
+    return new_postgres_database(request.getfixturevalue("postgres_server"), "webui")
+
+
+@pytest.fixture(scope="module", params=DATABASES)
+def server(request: pytest.FixtureRequest,
+           tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server per database for the module's tests."""
+    workdir = tmp_path_factory.mktemp(f"server-{request.param}")
+    running = Server(database(request, workdir), workdir)
+    running.start()
+    yield running
+    running.stop()
+    running.check_log()
+
+
+@pytest.fixture(params=DATABASES)
+def own_server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
+    """A server of this test alone, on a fresh database (the test may restart it)."""
+    running = Server(database(request, tmp_path), tmp_path)
+    running.start()
+    yield running
+    running.stop()
+    running.check_log()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"no Chromium at {CHROMIUM}")
+    with playwright_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+class Pages:
+    """Browser contexts of one test (each its own cookies and storage: its own person)."""
+
+    def __init__(self, browser: Any) -> None:
+        self.browser = browser
+        self.contexts: list[Any] = []
+        self.errors: list[str] = []
+
+    def new(self, **options: Any) -> Any:
+        options.setdefault("viewport", {"width": 1280, "height": 900})
+        context = self.browser.new_context(**options)
+        context.set_default_timeout(WAIT)
+        self.contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda err: self.errors.append(str(err)))
+        return page
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+
+
+@pytest.fixture
+def pages(browser: Any) -> Iterator[Pages]:
+    opened = Pages(browser)
+    yield opened
+    opened.close()
+    assert opened.errors == [], f"JavaScript errors: {opened.errors}"
+
+
+@pytest.fixture
+def shot(tmp_path: Path, request: pytest.FixtureRequest) -> Any:
+    """``shot(page, name)``: a full-page screenshot in tmp, and in tests/web/screenshots/
+    too when RUMMYKIT_SCREENSHOTS=1."""
+    keep = os.environ.get("RUMMYKIT_SCREENSHOTS") == "1"
+    suffix = "-postgres" if "postgres" in request.node.name else ""
+
+    def take(page: Any, name: str) -> Path:
+        path = tmp_path / f"{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        if keep and not suffix:
+            SCREENSHOTS.mkdir(exist_ok=True)
+            shutil.copyfile(path, SCREENSHOTS / f"{name}.png")
+        return path
+
+    return take
+
+
+# -- reading and driving a table page ------------------------------------------------
+
+
+def ready(page: Any) -> None:
+    page.wait_for_function("() => typeof state !== 'undefined' && state !== null")
+
+
+def js(page: Any, expression: str) -> Any:
+    return page.evaluate(f"() => {expression}")
+
+
+def seq(page: Any) -> int:
+    value: int = js(page, "state.table.seq")
+    return value
+
+
+def legal(page: Any) -> list[str]:
+    value: list[str] = js(page, "state.view.legal_actions")
+    return value
+
+
+def over(page: Any) -> bool:
+    return bool(js(page, "state.view.match_over"))
+
+
+def hand(page: Any) -> list[str]:
+    value: list[str] = page.eval_on_selector_all("#hand .card",
+                                                 "els => els.map(e => e.dataset.card)")
+    return value
+
+
+def wait_turn(page: Any) -> None:
+    """Until this seat may act, or the match is over."""
+    page.wait_for_function(
+        "() => state && (state.view.match_over || state.view.legal_actions.length > 0)")
+
+
+def wait_seq(page: Any, at_least: int) -> None:
+    page.wait_for_function("n => state && state.table.seq >= n", arg=at_least)
+
+
+def heard_back(page: Any, before: int) -> None:
+    """The server answered the move just made (or said why not)."""
+    try:
+        wait_seq(page, before + 1)
+    except playwright_api.TimeoutError:
+        error = page.locator("#error").text_content()
+        raise AssertionError(f"the move was not played; the page says: {error!r}") from None
+
+
+def points(card: str) -> int:
+    rank = card[:-1]
+    return RANKS.get(rank) or int(rank)
+
+
+def select(page: Any, cards: list[str], keyboard: bool = False) -> None:
+    for card in cards:
+        if keyboard:
+            order = hand(page)
+            target = order.index(card)
+            focus: int = js(page, "focus")
+            key = "ArrowRight" if target > focus else "ArrowLeft"
+            for _ in range(abs(target - focus)):
+                page.keyboard.press(key)
+            page.keyboard.press(" ")
+        else:
+            page.click(f'#hand .card[data-card="{card}"]')
+        pressed = page.get_attribute(f'#hand .card[data-card="{card}"]', "aria-pressed")
+        assert pressed == "true", card
+
+
+def pick(page: Any, action: str) -> None:
+    """When the page offers several ways (#choices), take ``action``."""
+    choices = page.locator("#choices button")
+    if choices.count():
+        choices.filter(has_text=action).first.click()
+
+
+def take_turn(page: Any, rng: random.Random, keyboard: bool = False) -> None:
+    """One whole turn: draw, meld or lay off while it can, then discard."""
+    before = seq(page)
+    assert "draw stock" in legal(page)
+    if keyboard:
+        page.keyboard.press("s")
+    elif rng.random() < 0.5:
+        page.click("#stock .card.clickable")
+    else:
+        page.click("#btn-stock")
+    heard_back(page, before)
+    deal = js(page, "state.view.deal_number")
+    while not over(page) and js(page, "state.view.deal_number") == deal:
+        actions = legal(page)
+        before = seq(page)
+        melds = [a for a in actions if a.startswith("meld ")]
+        layoffs = [a for a in actions if a.startswith("layoff ")]
+        if melds:
+            meld = max(melds, key=len)
+            select(page, meld.split()[1:], keyboard)
+            if keyboard:
+                page.keyboard.press("m")
+            else:
+                page.click("#btn-meld")
+            pick(page, meld)
+        elif layoffs:
+            layoff = layoffs[0]
+            card, number = layoff.split()[1:3]
+            select(page, [card], keyboard)
+            if keyboard and int(number) <= 9:
+                page.keyboard.press(number)
+            else:
+                page.click(f'#melds .meld.target[data-meld="{number}"]')
+            pick(page, layoff)
+        else:
+            discards = [a.split()[1] for a in actions if a.startswith("discard ")]
+            card = max(discards, key=points)
+            select(page, [card], keyboard)
+            if keyboard:
+                page.keyboard.press("d")
+            else:
+                assert page.is_enabled("#btn-discard")
+                page.click("#btn-discard")
+            heard_back(page, before)
+            return
+        heard_back(page, before)
+
+
+def play_until_over(page: Any, rng: random.Random, turns: int = 500) -> None:
+    for _ in range(turns):
+        wait_turn(page)
+        if over(page):
+            return
+        take_turn(page, rng)
+    raise AssertionError("the match did not end")
+
+
+def snapshot(page: Any) -> dict[str, Any]:
+    """What the player sees of the game (the hand as a set: the arrangement is the page's)."""
+    return {
+        "seq": seq(page),
+        "hand": sorted(hand(page)),
+        "status": page.text_content("#status"),
+        "seats": page.eval_on_selector_all("#seats .seat", "els => els.map(e => e.innerText)"),
+        "stock": page.text_content("#stock"),
+        "pile": page.eval_on_selector_all("#pile .card", "els => els.map(e => e.dataset.card)"),
+        "melds": page.eval_on_selector_all("#melds .meld", "els => els.map(e => e.innerText)"),
+        "log": page.inner_text("#log"),
+    }
+
+
+def with_seed(page: Any, seed: int) -> None:
+    """The index page's tables get this seed (the page has no field for it): a known deal."""
+
+    def handle(route: Any) -> None:
+        body = json.loads(route.request.post_data or "{}")
+        route.continue_(post_data=json.dumps({**body, "seed": seed}))
+
+    page.route("**/api/tables", handle)
+
+
+def link_token(link: str) -> str:
+    return link.split("token=", 1)[1]
+
+
+# -- playing a table from Python (to finish a match quickly) -------------------------
+
+
+class Seat:
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws = ws
+
+    def recv(self) -> dict[str, Any]:
+        message: dict[str, Any] = json.loads(self.ws.recv(timeout=10))
+        assert message["type"] == "view", message
+        return message
+
+
+def finish_over_websockets(server: Server, seed: int) -> tuple[dict[str, Any], Shadow]:
+    """A two-person one-deal table played to its end over the live protocol."""
+    table = server.table([person("Ann"), person("Bob")], seed=seed)
+    shadow = Shadow("one-deal", ["Ann", "Bob"], seed)
+    rng = random.Random(seed)
+    base = server.url.replace("http", "ws")
+    with ExitStack() as stack:
+        seats: list[Seat] = []
+        for seat, data in enumerate(table["seats"]):
+            url = f"{base}/ws/{table['id']}?token={link_token(data['link'])}"
+            seats.append(Seat(stack.enter_context(connect(url))))
+            for other in seats[:-1]:
+                other.recv()  # the newcomer's join
+            seats[seat].recv()  # its own join
+            seats[seat].recv()  # its state
+        while not shadow.match.is_over:
+            text = shadow.choose(shadow.deal.to_move, rng)
+            seats[shadow.deal.to_move].ws.send(json.dumps({"type": "action", "action": text}))
+            shadow.apply(text)
+            for seat_conn in seats:
+                assert seat_conn.recv()["table"]["seq"] == shadow.seq
+    return table, shadow
+
+
+# -- the tests -----------------------------------------------------------------------
+
+
+def test_play_a_deal_against_two_bots(server: Server, pages: Pages, shot: Any) -> None:
+    """(a) From the index page to the end of a one-deal match against two bots."""
+    page = pages.new()
+    with_seed(page, 33)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#seats .seat-row >> nth=2")
+    page.select_option("#preset", "one-deal")
+    page.wait_for_function("() => document.getElementById('rules-text').textContent "
+                           "=== 'one-deal'")
+    rows = page.locator("#seats .seat-row")
+    assert rows.count() == 3
+    rows.nth(0).locator("[name=name]").fill("Ann")
+    rows.nth(1).locator("[name=name]").fill("Bruno")
+    rows.nth(1).locator("[name=level]").select_option("greedy")
+    rows.nth(2).locator("[name=name]").fill("Carla")
+    assert rows.nth(2).locator("[name=kind]").input_value() == "bot"
+    assert rows.nth(0).locator("[name=level]").is_hidden()
+    shot(page, "index")
+    page.click("#start")
+    page.wait_for_url("**/t/*")
+    ready(page)
+    seats = page.locator("#seats .seat")
+    assert seats.count() == 3
+    assert "Ann (you)" in seats.nth(0).inner_text()
+    assert "greedy bot" in seats.nth(1).inner_text()
+    assert "expert bot" in seats.nth(2).inner_text()
+    assert "one-deal" in page.text_content("#rules")
+
+    rng = random.Random(1)
+    for turn in range(500):
+        wait_turn(page)
+        if over(page):
+            break
+        if turn == 3:
+            shot(page, "table-mid-game")
+        take_turn(page, rng)
+    assert over(page)
+    page.wait_for_selector("dialog#summary[open]")
+    body = page.inner_text("#summary-body")
+    assert "wins the match" in body or "no single winner" in body
+    assert page.locator("#summary-body table.data tr").count() == 4
+    for selector in ("#download", "#watch", "#rematch"):
+        assert page.locator(selector).is_visible()
+    assert page.text_content("#status").startswith("The match is over")
+    shot(page, "match-end")
+
+
+def test_two_people_play_through_an_invite_link(server: Server, pages: Pages) -> None:
+    """(b) Two browsers: the host starts a table for two people and sends the invite link;
+    both play the deal to its end (the guest with the keyboard), then have a rematch."""
+    host = pages.new()
+    with_seed(host, 24)  # 38 moves with this strategy; the seed for the index page's table
+    host.goto(server.url + "/")
+    host.wait_for_selector("#seats .seat-row >> nth=2")
+    host.select_option("#preset", "one-deal")
+    host.click("#remove-seat")
+    rows = host.locator("#seats .seat-row")
+    assert rows.count() == 2
+    rows.nth(0).locator("[name=name]").fill("Ann")
+    rows.nth(1).locator("[name=kind]").select_option("person")
+    rows.nth(1).locator("[name=name]").fill("Bea")
+    assert rows.nth(1).locator("[name=level]").is_hidden()
+    host.click("#start")
+    host.wait_for_selector("#invites:not(.hidden)")
+    invites = host.locator("#links a.invite")
+    assert invites.count() == 1
+    assert "Bea" in host.inner_text("#links")
+    invite = invites.first.get_attribute("href")
+    assert invite is not None and "/t/" in invite
+    host.click("#my-seat")
+    host.wait_for_url("**/t/*")
+    ready(host)
+    host.wait_for_function("() => state.table.status === 'waiting'")
+    assert host.text_content("#status") == "Waiting for Bea to open their link."
+    assert host.url != invite
+
+    guest = pages.new()
+    guest.goto(invite)
+    ready(guest)
+    for page in (host, guest):
+        page.wait_for_function("() => state.table.status === 'playing'")
+    assert js(host, "state.view.seat") == 0 and js(guest, "state.view.seat") == 1
+
+    rng = random.Random(2)
+    players = [host, guest]
+    for _ in range(1000):
+        top = max(seq(host), seq(guest))
+        for page in players:
+            wait_seq(page, top)
+        if over(host):
+            break
+        mover = js(host, "state.view.to_move")
+        assert js(players[1 - mover], "state.view.legal_actions.length") == 0
+        wait_turn(players[mover])
+        take_turn(players[mover], rng, keyboard=mover == 1)
+    for page in players:
+        page.wait_for_function("() => state.view.match_over")
+        page.wait_for_selector("dialog#summary[open]")
+    assert host.inner_text("#summary-body") == guest.inner_text("#summary-body")
+
+    host.click("#rematch")
+    host.wait_for_function("() => state && state.table.status === 'waiting'")
+    rematch = guest.locator("#rematch-link")
+    rematch.wait_for()
+    guest.click("#rematch-link")
+    guest.wait_for_url("**/t/*")
+    ready(guest)
+    for page in (host, guest):
+        page.wait_for_function("() => state.table.status === 'playing' && state.table.seq === 0")
+    assert js(host, "state.table.id") == js(guest, "state.table.id")
+    assert js(host, "state.view.seat") == 0 and js(guest, "state.view.seat") == 1
+
+
+def test_deal_summary_between_deals(server: Server, pages: Pages, shot: Any) -> None:
+    """A match of several deals: the summary of deal 1, then deal 2 goes on."""
+    table = server.table([person("Ann"), bot("Bob", "greedy")], rules="classic", seed=12)
+    page = pages.new()
+    page.goto(server.url + table["seats"][0]["link"])
+    ready(page)
+    rng = random.Random(5)
+    for _ in range(500):
+        page.wait_for_function("() => state && (state.view.deal_number > 1 || "
+                               "state.view.match_over || state.view.legal_actions.length > 0)")
+        if over(page) or js(page, "state.view.deal_number") > 1:
+            break
+        take_turn(page, rng)
+    assert not over(page), "a classic match for two has two deals"
+    page.wait_for_selector("dialog#summary[open]")
+    body = page.inner_text("#summary-body")
+    assert body.startswith("Deal 1 is over")
+    assert "went out" in body or "Nobody went out" in body
+    rows = page.locator("#summary-body table.data tr")
+    assert rows.count() == 3
+    totals = js(page, "state.view.totals")
+    for seat, name in enumerate(["Ann", "Bob"]):
+        cells = rows.nth(seat + 1).locator("td")
+        assert cells.nth(0).inner_text() == name
+        assert cells.nth(3).inner_text() == str(totals[seat])
+    shot(page, "deal-summary")
+    page.click("#summary-close")
+    page.wait_for_selector("dialog#summary", state="hidden")
+    assert page.text_content("#deal") == "Deal 2"
+    wait_turn(page)
+    take_turn(page, rng)
+
+
+def test_reload_resumes(server: Server, pages: Pages, shot: Any) -> None:
+    """(c) Reloading the page mid-game shows the same game; the phone layout fits."""
+    table = server.table([person("Ann"), bot("Bob")], seed=5)
+    link = server.url + table["seats"][0]["link"]
+    page = pages.new()
+    page.goto(link)
+    ready(page)
+    rng = random.Random(3)
+    for _ in range(2):
+        wait_turn(page)
+        take_turn(page, rng)
+    wait_turn(page)
+    before = seq(page)
+    page.fill("#command", "draw stock")
+    page.press("#command", "Enter")
+    heard_back(page, before)
+    seen = snapshot(page)
+    assert len(seen["hand"]) == 11
+    assert seen["status"] == "Your turn: meld, lay off, or discard to end your turn."
+
+    page.reload()
+    ready(page)
+    assert snapshot(page) == seen
+    assert page.text_content("#conn") == "connected"
+
+    phone = pages.new(viewport={"width": 390, "height": 844}, is_mobile=True,
+                      has_touch=True, device_scale_factor=2)
+    phone.goto(link)
+    ready(phone)
+    assert snapshot(phone) == seen
+    shot(phone, "table-phone")
+    width = js(phone, "document.documentElement.scrollWidth")
+    assert width <= 390, f"the table is {width}px wide on a 390px phone"
+
+    # the game goes on from the reloaded page
+    page.wait_for_function("() => state.view.legal_actions.some(a => a.startsWith('discard'))")
+    discard = next(a.split()[1] for a in legal(page) if a.startswith("discard "))
+    before = seq(page)
+    select(page, [discard])
+    page.click("#btn-discard")
+    heard_back(page, before)
+    phone.wait_for_function("n => state.table.seq >= n", arg=before + 1)
+
+
+def test_server_restart_resumes(own_server: Server, pages: Pages) -> None:
+    """(d) The server stops and starts again on the same database and port: the page
+    reconnects by itself and shows the same game, which goes on."""
+    table = own_server.table([person("Ann"), bot("Bob")], seed=8)
+    page = pages.new()
+    page.goto(own_server.url + table["seats"][0]["link"])
+    ready(page)
+    rng = random.Random(4)
+    for _ in range(3):
+        wait_turn(page)
+        take_turn(page, rng)
+    wait_turn(page)
+    assert not over(page)
+    seen = snapshot(page)
+
+    own_server.stop()
+    page.wait_for_function("() => document.getElementById('conn').textContent "
+                           "=== 'reconnecting…'")
+    own_server.start()
+    page.wait_for_function("() => document.getElementById('conn').textContent "
+                           "=== 'connected'", timeout=30_000)
+    assert snapshot(page) == seen
+    take_turn(page, rng)
+    wait_turn(page)
+    assert seq(page) >= seen["seq"] + 2  # our turn and the bot's, after the restart
+
+    later = snapshot(page)
+    page.reload()
+    ready(page)
+    assert snapshot(page) == later
+
+
+def test_replay_from_the_match_end(server: Server, pages: Pages, shot: Any) -> None:
+    """(e) The match-end dialog's "Watch the replay" steps through the whole game."""
+    table, shadow = finish_over_websockets(server, seed=25)
+    page = pages.new()
+    page.goto(server.url + table["seats"][0]["link"])
+    ready(page)
+    page.wait_for_selector("dialog#summary[open]")
+    page.click("#watch")
+    page.wait_for_url("**/replay?table=*")
+    page.wait_for_selector("#viewer:not(.hidden)")
+    steps = len(shadow.applied) + 1
+
+    def at(index: int) -> None:
+        action = shadow.applied[index - 1] if index else None
+        expected = f"Step {index + 1} of {steps} · deal 1 · "
+        if action is None:
+            expected += "the deal"
+        else:
+            movers = [s for s, _a in shadow.deal.moves]
+            expected += f"{['Ann', 'Bob'][movers[index - 1]]}: {action}"
+        page.wait_for_function("t => document.getElementById('step').textContent === t",
+                               arg=expected)
+
+    at(0)
+    assert page.locator("#hands .seat").count() == 2
+    start = Shadow("one-deal", ["Ann", "Bob"], 25)
+    shown = page.eval_on_selector_all("#hands .seat[data-seat='0'] .card",
+                                      "els => els.map(e => e.dataset.card)")
+    assert shown == start.hand(0)
+    page.click("#next")
+    at(1)
+    page.click("#next")
+    at(2)
+    page.click("#prev")
+    at(1)
+    page.click("#last")
+    at(steps - 1)
+    assert "deal over" in page.text_content("#meta")
+    page.click("#first")
+    at(0)
+    page.locator("#slider").fill("10")
+    at(10)
+    page.click("#step")  # the keys while the slider has the focus: see the xfail test below
+    page.keyboard.press("ArrowRight")
+    at(11)
+    page.keyboard.press("ArrowLeft")
+    at(10)
+    page.keyboard.press("End")
+    at(steps - 1)
+    page.keyboard.press("Home")
+    at(0)
+    page.click("#next")
+    shot(page, "replay")
+
+
+def offline_record(seed: int, path: Path) -> Shadow:
+    """A whole one-deal game played here by two greedy bots, written as a record file."""
+    shadow = Shadow("one-deal", ["Ann", "Bob"], seed)
+    rng = random.Random(seed)
+    while not shadow.match.is_over:
+        shadow.apply(shadow.choose(shadow.deal.to_move, rng))
+    records.dump(records.from_match(shadow.match), path)
+    return shadow
+
+
+def test_replay_arrow_keys_after_the_slider(server: Server, pages: Pages,
+                                            tmp_path: Path) -> None:
+    offline_record(25, tmp_path / "record.json")
+    page = pages.new()
+    page.goto(server.url + "/replay")
+    page.set_input_files("#file", str(tmp_path / "record.json"))
+    page.wait_for_selector("#viewer:not(.hidden)")
+    page.locator("#slider").fill("10")
+    page.wait_for_function("() => document.getElementById('step').textContent"
+                           ".startsWith('Step 11 of')")
+    page.keyboard.press("ArrowRight")
+    time.sleep(0.2)
+    assert page.text_content("#step").startswith("Step 12 of")
+
+
+def test_replay_of_a_downloaded_record(server: Server, pages: Pages, shot: Any,
+                                       tmp_path: Path) -> None:
+    """(e) The record downloaded from the match-end dialog, opened in the replay viewer."""
+    table, shadow = finish_over_websockets(server, seed=13)
+    page = pages.new(accept_downloads=True)
+    page.goto(server.url + table["seats"][1]["link"])
+    ready(page)
+    page.wait_for_selector("dialog#summary[open]")
+    with page.expect_download() as download:
+        page.click("#download")
+    saved = tmp_path / "record.json"
+    download.value.save_as(saved)
+    assert json.loads(saved.read_text())["players"] == ["Ann", "Bob"]
+
+    page.goto(server.url + "/replay")
+    page.set_input_files("#file", str(saved))
+    page.wait_for_selector("#viewer:not(.hidden)")
+    steps = len(shadow.applied) + 1
+    assert page.text_content("#step") == f"Step 1 of {steps} · deal 1 · the deal"
+    page.click("#last")
+    assert page.text_content("#step").startswith(f"Step {steps} of {steps} · deal 1 · ")
+    assert page.text_content("#step").endswith(shadow.applied[-1])
+    page.click("#prev")
+    assert page.text_content("#step").startswith(f"Step {steps - 1} of {steps}")
+    assert page.locator("#error").is_hidden()
+    page.click("#first")
+    assert page.locator("#hands .seat").count() == 2
+    shot(page, "replay-uploaded")
+
+
+def test_uploaded_replay_shows_the_cards(server: Server, pages: Pages, tmp_path: Path) -> None:
+    saved = tmp_path / "record.json"
+    shadow = offline_record(25, saved)
+    dealt = Shadow("one-deal", ["Ann", "Bob"], 25)
+    page = pages.new()
+    page.goto(server.url + "/replay")
+    page.set_input_files("#file", str(saved))
+    page.wait_for_selector("#viewer:not(.hidden)")
+    shown = page.eval_on_selector_all("#hands .seat[data-seat='0'] .card",
+                                      "els => els.map(e => e.dataset.card)")
+    assert len(shadow.applied) > 10
+    assert shown == dealt.hand(0)
+
+
+@pytest.mark.parametrize("which", ["wrong token", "no such table"])
+def test_a_bad_link_says_so(server: Server, pages: Pages, which: str) -> None:
+    table = server.table([person("Ann"), bot("Bob")])
+    path = (f"/t/{table['id']}?token=not-a-token" if which == "wrong token"
+            else "/t/0123456789ab?token=x")
+    message = ("this link's token does not open a seat at this table" if which == "wrong token"
+               else "there is no such table")
+    page = pages.new()
+    page.goto(server.url + path)
+    page.wait_for_function("t => document.getElementById('status').textContent === t",
+                           arg=message)
+    assert page.locator("#error").inner_text() == message
+
+
+def test_a_bad_link_does_not_say_reconnecting(server: Server, pages: Pages) -> None:
+    table = server.table([person("Ann"), bot("Bob")])
+    page = pages.new()
+    page.goto(f"{server.url}/t/{table['id']}?token=not-a-token")
+    page.wait_for_function("() => document.getElementById('conn').textContent !== "
+                           "'connecting…'")
+    time.sleep(1.0)
+    assert page.text_content("#conn") != "reconnecting…"
+
+
+def test_empty_name_gets_a_clear_message(server: Server, pages: Pages) -> None:
+    page = pages.new()
+    page.goto(server.url + "/")
+    page.wait_for_selector("#seats .seat-row >> nth=2")
+    page.locator("#seats .seat-row").nth(1).locator("[name=name]").fill("  ")
+    page.click("#start")
+    page.wait_for_selector("#create-error:not(.hidden)")
+    message = page.text_content("#create-error") or ""
+    assert "name" in message.lower()
+    assert "{" not in message and "loc" not in message, message
