@@ -124,7 +124,13 @@ def _serve(args: argparse.Namespace) -> int:
     except ImportError:
         print("the web app needs its extra: pip install 'rummykit[web]'", file=sys.stderr)
         return 2
-    app = create_app(args.db, bot_delay=args.bot_delay)
+    from sqlalchemy.exc import ArgumentError, OperationalError
+
+    try:
+        app = create_app(args.db, bot_delay=args.bot_delay)
+    except (ArgumentError, OperationalError, ValueError) as err:
+        print(f"cannot open the database: {str(err).splitlines()[0]}", file=sys.stderr)
+        return 2
     print(f"rummykit: open http://{args.host}:{args.port}/ in a browser", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws_max_size=65536)
     return 0
@@ -187,6 +193,8 @@ def play(
         print(text, file=stdout, flush=True)
 
     try:
+        if not name.strip() or len(name) > 40:
+            raise RulesError("--name takes a name of 1 to 40 characters")
         rules = Rules.parse(rules_text)
         levels = [level.strip() for level in bots.split(",")]
         if len(levels) == 1:
@@ -265,7 +273,13 @@ def _store(match: Match, players: list[str], url: str, say: Callable[[str], None
     except ImportError:
         say("Statistics not stored: install rummykit[sim] for the statistics store.")
         return
-    store = Store(url or None)
+    from sqlalchemy.exc import ArgumentError, OperationalError
+
+    try:
+        store = Store(url or None)
+    except (ArgumentError, OperationalError, ValueError) as err:
+        say(f"Statistics not stored: cannot open the database: {str(err).splitlines()[0]}")
+        return
     try:
         store.add_match(match, ["person"] + ["bot"] * (len(players) - 1), names=players,
                         source="play", record=records.dumps(records.from_match(match)))

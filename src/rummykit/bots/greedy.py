@@ -9,7 +9,15 @@ from collections.abc import Sequence
 from rummykit.cards import JOKER_CODE
 from rummykit.engine.actions import Action
 from rummykit.errors import IllegalActionError
-from rummykit.melds import Meld, card_points, find_melds, layoff, make_meld, meld_points
+from rummykit.melds import (
+    Meld,
+    best_deadwood,
+    card_points,
+    find_melds,
+    layoff,
+    make_meld,
+    meld_points,
+)
 from rummykit.rules import Rules
 from rummykit.views import View
 
@@ -28,12 +36,22 @@ def fits_table(melds: Sequence[Meld], card: int, rules: Rules) -> bool:
 
 
 def uses_card(view: View, card: int, extra: Sequence[int] = ()) -> bool:
-    """Whether ``card`` would join a meld with the hand (and ``extra`` cards taken with it),
-    or could be laid off on the table."""
+    """Whether ``card`` would join a meld with the hand (and ``extra`` cards taken with it)
+    that can be laid this turn, or could be laid off on the table.
+
+    Before a player has opened (ramino), a meld counts only when the hand's melds with it
+    reach the opening: a card that cannot be melded yet would only go round the pile."""
+    rules = view.rules
     hand = [*view.hand, *extra, card]
-    if any(card in cards for cards in find_melds(hand, view.rules)):
+    if not view.opened[view.seat]:
+        _, melds = best_deadwood(hand, rules)
+        if not any(card in cards for cards in melds):
+            return False
+        value = sum(meld_points(make_meld(cards, rules, view.seat), rules) for cards in melds)
+        return value >= rules.opening
+    if any(card in cards for cards in find_melds(hand, rules)):
         return True
-    return view.opened[view.seat] and fits_table(view.melds, card, view.rules)
+    return fits_table(view.melds, card, rules)
 
 
 def pile_index(view: View, action: Action) -> int:

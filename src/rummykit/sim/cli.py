@@ -93,10 +93,16 @@ def _simulate(args: argparse.Namespace) -> int:
     if not levels:
         print("name at least one bot", file=sys.stderr)
         return 2
+    if len(levels) > args.players:
+        print(f"cannot simulate: {len(levels)} bots named for {args.players} seats",
+              file=sys.stderr)
+        return 2
     levels += [levels[-1]] * (args.players - len(levels))
+    matches = args.matches is not None
+    count = args.matches if matches else (100 if args.deals is None else args.deals)
     config = Config(
-        rules=args.rules, players=args.players, bots=tuple(levels[:args.players]),
-        mode="matches" if args.matches else "deals", count=args.matches or args.deals or 100,
+        rules=args.rules, players=args.players, bots=tuple(levels),
+        mode="matches" if matches else "deals", count=count,
         seed=args.seed, duplicate=args.duplicate, keep_records=bool(args.save),
     )
     try:
@@ -109,9 +115,9 @@ def _simulate(args: argparse.Namespace) -> int:
         save_dir.mkdir(parents=True, exist_ok=True)
     store = None
     if args.record_stats:
-        from rummykit.stats import Store
-
-        store = Store(args.db)
+        store = _open_store(args.db)
+        if store is None:
+            return 2
     from rummykit.rules import Rules
 
     rules = Rules.parse(config.rules)
@@ -209,10 +215,23 @@ def _ladder(args: argparse.Namespace) -> int:
     return 0
 
 
-def _stats(args: argparse.Namespace) -> int:
+def _open_store(url: str | None) -> Any:
+    """The statistics store, or None after saying why the database cannot be used."""
+    from sqlalchemy.exc import ArgumentError, OperationalError
+
     from rummykit.stats import Store
 
-    store = Store(args.db)
+    try:
+        return Store(url)
+    except (ArgumentError, OperationalError, ValueError) as err:
+        print(f"cannot open the database {url!r}: {str(err).splitlines()[0]}", file=sys.stderr)
+        return None
+
+
+def _stats(args: argparse.Namespace) -> int:
+    store = _open_store(args.db)
+    if store is None:
+        return 2
     try:
         lines = store.lines(preset=args.preset, players=args.players, player=args.player)
     finally:

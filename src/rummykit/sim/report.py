@@ -52,7 +52,9 @@ def wilson(successes: int, trials: int) -> Estimate:
     z2 = Z95 * Z95
     centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
     half = Z95 * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / (1 + z2 / trials)
-    return Estimate(p, max(0.0, centre - half), min(1.0, centre + half))
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == trials else min(1.0, centre + half)
+    return Estimate(p, low, high)
 
 
 @dataclass(frozen=True, slots=True)
