@@ -26,12 +26,12 @@ from rummykit.views import View
 
 __all__ = ["ExpertBot"]
 
-import os
-
-KEEP = float(os.environ.get("KEEP", "3"))
-DANGER = float(os.environ.get("DANGER", "1"))
-MARGIN = float(os.environ.get("MARGIN", "2"))
-CLOSE = int(os.environ.get("CLOSE", "2"))
+KEEP = 3.0
+"""Points a card is worth keeping for each unseen card that would make a meld with it."""
+DANGER = 1.0
+"""Points a discard costs when an opponent is sure to use it (scaled by the chance)."""
+CLOSE = 2
+"""An opponent with this many cards or fewer is close to going out: dump high cards."""
 _EXACT_LIMIT = 14
 """Above this many cards, the partition is found greedily (big rummy500 pile draws)."""
 
