@@ -30,6 +30,8 @@ class GameRow(Base):
     """``match`` or ``deal``."""
     rules: Mapped[str] = mapped_column(String(400))
     preset: Mapped[str] = mapped_column(String(40), index=True)
+    scoring: Mapped[str] = mapped_column(String(10), server_default="collect")
+    """How deals were scored: with ``penalty`` the lowest total is the best."""
     players: Mapped[int] = mapped_column(Integer, index=True)
     finished: Mapped[bool] = mapped_column(Boolean)
     winner: Mapped[int | None] = mapped_column(Integer, nullable=True)
@@ -53,6 +55,8 @@ class SeatRow(Base):
     total: Mapped[int] = mapped_column(Integer)
     won: Mapped[bool] = mapped_column(Boolean)
     deals_won: Mapped[int] = mapped_column(Integer)
+    deals_played: Mapped[int] = mapped_column(Integer)
+    """Deals the seat played (a ramino player who is out sits the later ones out)."""
     deal_points: Mapped[int] = mapped_column(Integer)
     """The sum of the points the seat scored, deal by deal."""
     rummies: Mapped[int] = mapped_column(Integer)

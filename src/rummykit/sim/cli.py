@@ -140,6 +140,8 @@ def _simulate(args: argparse.Namespace) -> int:
                 finished=outcome.match_finished if config.mode == "matches" else bool(results),
                 unit="match" if config.mode == "matches" else "deal", source="simulate",
                 record=outcome.record,
+                played=[sum(1 for active in outcome.deal_active if active[seat])
+                        for seat in range(config.players)],
             )
 
     start = time.perf_counter()

@@ -76,7 +76,8 @@ class LadderResult:
         for r in self.ratings:
             lines.append(f"| {r.name} | {r.elo:.0f} | {r.low:.0f} to {r.high:.0f} | "
                          f"{r.games} |")
-        lines += ["", "| pair | deals | points per deal, first less second (95% CI) |",
+        lines += ["", "| pair | games (deals x rotations) | points per deal, first less second "
+                  "(95% CI) |",
                   "|---|---|---|"]
         for p in self.pairs:
             lines.append(f"| {p.first} vs {p.second} | {p.deals} | {p.points_diff:+.2f} "

@@ -151,12 +151,14 @@ def summarize(config: Config, outcomes: Sequence[Outcome], seconds: float) -> Re
                 matches[b] += 1
                 if o.match_finished and o.match_winner == seat:
                     matches_won[b] += 1
-        for pts, winner, rummy in zip(o.deal_points, o.deal_winners, o.deal_rummies,
-                                      strict=True):
+        for pts, winner, rummy, active in zip(o.deal_points, o.deal_winners, o.deal_rummies,
+                                              o.deal_active, strict=True):
             deals += 1
             if winner is None:
                 stalemates += 1
             for seat, b in enumerate(o.bot_of):
+                if not active[seat]:
+                    continue
                 points[b].append(pts[seat])
                 if winner is None:
                     stalled[b] += 1

@@ -78,6 +78,8 @@ class Outcome:
     """Per deal, the points each seat scored."""
     deal_winners: list[int | None] = field(default_factory=list)
     deal_rummies: list[bool] = field(default_factory=list)
+    deal_active: list[list[bool]] = field(default_factory=list)
+    """Per deal, which seats played it (a ramino player who is out sits deals out)."""
     decisions: list[int] = field(default_factory=list)
     """Decisions per seat over the job."""
     match_winner: int | None = None
@@ -148,3 +150,4 @@ def _note(deal: Deal, outcome: Outcome) -> None:
     outcome.deal_points.append(list(result.points))
     outcome.deal_winners.append(result.winner)
     outcome.deal_rummies.append(result.rummy)
+    outcome.deal_active.append(list(deal.active))

@@ -70,11 +70,20 @@ class Store:
         self, *, rules: Rules, names: Sequence[str], kinds: Sequence[str],
         results: Sequence[DealResult], totals: Sequence[int], winner: int | None,
         finished: bool, unit: str = "match", source: str = "play", record: str | None = None,
+        played: Sequence[int] | None = None,
     ) -> int:
-        """Store one game and return its id."""
+        """Store one game and return its id.
+
+        ``played`` counts the deals each seat took part in (all of them by default)."""
+        if len(names) != len(kinds) or len(names) != len(totals):
+            raise ValueError("one name, kind and total per seat")
+        for name in names:
+            if not name or len(name) > 80:
+                raise ValueError(f"a player's name has 1 to 80 characters: {name[:90]!r}")
         game = GameRow(
             created_at=datetime.now(UTC), source=source, unit=unit, rules=str(rules),
-            preset=rules.preset_name, players=len(names), finished=finished, winner=winner,
+            preset=rules.preset_name, scoring=rules.scoring, players=len(names),
+            finished=finished, winner=winner,
             deals=len(results), record=record,
         )
         for seat, (name, kind) in enumerate(zip(names, kinds, strict=True)):
@@ -82,6 +91,7 @@ class Store:
                 seat=seat, player=name, kind=kind, total=totals[seat],
                 won=finished and winner == seat,
                 deals_won=sum(1 for r in results if r.winner == seat),
+                deals_played=len(results) if played is None else played[seat],
                 deal_points=sum(r.points[seat] for r in results),
                 rummies=sum(1 for r in results if r.winner == seat and r.rummy),
             ))
@@ -96,10 +106,12 @@ class Store:
     ) -> int:
         """Store a match (``names`` default to the match's: a bot's level goes here)."""
         results = [d.result for d in match.finished if d.result is not None]
+        played = [sum(1 for d in match.finished if d.active[seat])
+                  for seat in range(match.players)]
         return self.add_game(
             rules=match.rules, names=list(names or match.names), kinds=kinds, results=results,
             totals=match.totals, winner=match.winner, finished=match.is_over, source=source,
-            record=record,
+            record=record, played=played,
         )
 
     # -- reading -------------------------------------------------------------------
@@ -114,10 +126,12 @@ class Store:
                 seat.player, seat.kind, game.preset, game.players,
                 func.sum(func.cast(is_match, Integer)),
                 func.sum(func.cast(is_match & seat.won, Integer)),
-                func.sum(game.deals), func.sum(seat.deals_won), func.sum(seat.deal_points),
-                func.sum(seat.rummies),
-                func.max(case((is_match, seat.total), else_=None)),
-                func.min(case((is_match, seat.total), else_=None)),
+                func.sum(seat.deals_played), func.sum(seat.deals_won),
+                func.sum(seat.deal_points), func.sum(seat.rummies),
+                func.max(case((is_match & (game.scoring != "penalty"), seat.total),
+                              else_=None)),
+                func.min(case((is_match & (game.scoring == "penalty"), seat.total),
+                              else_=None)),
             )
             .join(game, seat.game_id == game.id)
             .group_by(seat.player, seat.kind, game.preset, game.players)
@@ -134,7 +148,8 @@ class Store:
             for row in session.execute(query):
                 (name, kind, preset_name, count, matches, won, deals, deals_won, points,
                  rummies, highest, lowest) = row
-                best = lowest if _penalties(preset_name) else highest
+                # Totals count against the player in penalty scoring: the lowest is best.
+                best = highest if highest is not None else lowest
                 matches, won, deals = int(matches or 0), int(won or 0), int(deals or 0)
                 out.append(StatLine(
                     player=name, kind=kind, preset=preset_name, players=count,
@@ -146,10 +161,3 @@ class Store:
                 ))
         return out
 
-
-def _penalties(preset_name: str) -> bool:
-    """Whether totals count against the player (then the best score is the lowest)."""
-    from rummykit.rules import PRESETS
-
-    rules = PRESETS.get(preset_name)
-    return rules is not None and rules.scoring == "penalty"
