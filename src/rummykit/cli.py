@@ -210,7 +210,8 @@ def play(
         say(f"cannot start: {err}")
         return 2
     rngs = [random.Random(f"rummykit/bot/{seed}/{seat}") for seat in range(players)]
-    say(f"rummykit: {rules}, {players} players, seed {seed}. Type 'help' for the notation.")
+    # The seed would let the person work out every hand: it is told when the game stops.
+    say(f"rummykit: {rules}, {players} players. Type 'help' for the notation.")
     seen_deals = 0
     finished = False
     while True:
@@ -259,6 +260,7 @@ def play(
                 f"{n} {p:+d}" for n, p in zip(match.names, settlement, strict=True)))
     else:
         say("Game stopped before its end.")
+    say(f"(The shuffles came from seed {seed}.)")
     if save:
         records.dump(records.from_match(match), save)
         say(f"Record saved to {save}")
@@ -302,8 +304,7 @@ def _ask(stdin: TextIO, stdout: TextIO) -> str | None:
 def _show(v: View, say: Callable[[str], None]) -> None:
     say("")
     say(f"Deal {v.deal_number}: " + ", ".join(
-        f"{n} {t} ({k} cards)" for n, t, k in zip(v.names, v.totals, v.hand_sizes, strict=True)
-        if True))
+        f"{n} {t} ({k} cards)" for n, t, k in zip(v.names, v.totals, v.hand_sizes, strict=True)))
     for meld in v.table:
         say(f"  meld {meld.number}: {format_cards(meld.cards)}   by {v.names[meld.owner]}")
     pile = format_cards(v.pile) if v.pile else "(empty)"

@@ -16,12 +16,13 @@ True
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rummykit.cards import CARDS, Card
+from rummykit.cards import CARDS, Card, format_cards, make_deck
 from rummykit.engine.actions import Action
 from rummykit.engine.deal import Deal, DealResult, Layout
 from rummykit.engine.match import Match
@@ -82,6 +83,8 @@ def loads(text: str | bytes) -> Record:
         data = json.loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError) as err:
         raise RecordError(f"not JSON: {err}") from None
+    except RecursionError:
+        raise RecordError("not a record: JSON nested too deeply") from None
     return from_json(data)
 
 
@@ -156,8 +159,8 @@ def from_json(data: object) -> Record:
         raise RecordError("players: a list of 2 to 6 names")
     n = len(players)
     seed = None if data.get("seed") is None else _int("seed", data["seed"])
-    if not isinstance(data["deals"], list):
-        raise RecordError("deals: a list")
+    if not isinstance(data["deals"], list) or not data["deals"]:
+        raise RecordError("deals: a list of at least one deal")
     deals = []
     for d, raw in enumerate(data["deals"], 1):
         where = f"deal {d}"
@@ -180,6 +183,7 @@ def from_json(data: object) -> Record:
                 _cards(f"{where} stock", lay["stock"]),
                 _cards(f"{where} pile", lay["pile"]),
             )
+            _check_layout(where, rules, n, layout)
         elif seed is None:
             raise RecordError(f"{where}: no layout and no seed to deal it from")
         actions = raw["actions"]
@@ -193,6 +197,9 @@ def from_json(data: object) -> Record:
         result = None if raw.get("result") is None else _result(f"{where} result",
                                                                    raw["result"], n)
         deals.append(DealRecord(list(actions), dealer, layout, result))
+    if seed is None and deals[0].dealer is None and rules.first_dealer == "random":
+        raise RecordError("deal 1: these rules draw the first dealer from the seed: give the "
+                          "record a seed or deal 1 a dealer")
     if rules.stock_out == "refill" and seed is None:
         raise RecordError("seed: these rules shuffle during a deal, so the record needs a seed")
     result = data.get("result")
@@ -205,9 +212,36 @@ def from_json(data: object) -> Record:
             raise RecordError("result: totals lists one number per player")
         for t in totals:
             _int("result totals", t)
-        if result["winner"] is not None:
-            _int("result winner", result["winner"])
+        if result["winner"] is not None and not 0 <= _int("result winner",
+                                                           result["winner"]) < n:
+            raise RecordError(f"result: winner {result['winner']} is not a player")
     return Record(rules, list(players), deals, seed, result)
+
+
+def _check_layout(where: str, rules: Rules, players: int, layout: Layout) -> None:
+    """A layout must be the rules' deck dealt: a hand per player, each of the deal's size
+    (or empty, for a player out of a ramino match), and the one card turned up."""
+    if len(layout.hands) != players:
+        raise RecordError(f"{where} layout: {len(layout.hands)} hands for {players} players")
+    dealt = [len(h) for h in layout.hands if h]
+    if len(dealt) < 2:
+        raise RecordError(f"{where} layout: at least two players hold cards")
+    size = rules.hand_size_for(len(dealt))
+    for i, hand in enumerate(layout.hands, 1):
+        if hand and len(hand) != size:
+            raise RecordError(f"{where} layout: hand {i} has {len(hand)} cards; the rules deal "
+                              f"{size}")
+    if len(layout.pile) != 1:
+        raise RecordError(f"{where} layout: the pile starts with the one card turned up, not "
+                          f"{len(layout.pile)}")
+    deck = Counter(int(c) for c in make_deck(rules.decks, rules.jokers))
+    cards = Counter([*layout.stock, *layout.pile, *(c for h in layout.hands for c in h)])
+    if cards != deck:
+        extra = sorted((cards - deck).elements())
+        missing = sorted((deck - cards).elements())
+        what = (f"{format_cards(extra[:5])} too often" if extra
+                else f"{format_cards(missing[:5])} missing")
+        raise RecordError(f"{where} layout: not the deck: {what}")
 
 
 # -- writing -------------------------------------------------------------------------

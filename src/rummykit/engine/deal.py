@@ -257,6 +257,11 @@ class Deal:
         return tuple(self._pile_log)
 
     @property
+    def last_mover(self) -> int | None:
+        """The seat that played the last action of the deal (None before any)."""
+        return self._movers[-1] if self._movers else None
+
+    @property
     def moves(self) -> tuple[tuple[int, Action], ...]:
         """Every action played in this deal with the seat that played it."""
         return tuple(zip(self._movers, self._history, strict=True))
@@ -517,7 +522,10 @@ class Deal:
             table.append(meld)
         else:
             table[replaces] = meld
-        melds_left = 0 if rules.melds_per_turn == "one" else 99
+        if rules.melds_per_turn == "one":
+            melds_left = max(0, 1 - self.turn_melds - (1 if replaces is None else 0))
+        else:
+            melds_left = 99
         return self._search_finish(tuple(sorted(rest)), table, pending, opened, value,
                                    melds_left, {})
 
@@ -553,14 +561,15 @@ class Deal:
                 return True
             if len(rest) == 1 and rules.taken_discard == "last-card":
                 return True
-        key = (rest, pending, opened, value, melds_left, len(table))
+        key = (rest, pending, opened, value, melds_left, tuple(table))
         if key in memo:
             return memo[key]
         memo[key] = False
         seat = self.to_move
         found = False
-        if pending >= 0 and opened:
-            # The pile card must be used: a meld with it or a lay-off of it settles that.
+        if pending >= 0 and opened and rules.last_discard == "optional":
+            # The pile card must be used: a meld with it or a lay-off of it settles that
+            # (what is left can then be discarded, or the hand is empty and the player out).
             found = self._pending_usable(list(rest), table, pending, melds_left > 0)
             if found:
                 memo[key] = True

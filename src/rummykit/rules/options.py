@@ -94,10 +94,6 @@ class Rules:
     def _check_consistency(self) -> None:
         if self.set_max < self.set_min:
             raise RulesError(f"set_max={self.set_max} is below set_min={self.set_min}")
-        if self.set_max > 4 * self.decks and self.decks == 1:
-            raise RulesError("set_max above 4 needs more than one deck")
-        if self.set_max > 4:
-            raise RulesError("set_max above 4: a set's suits must all differ, so 4 at most")
         deck = 52 * self.decks + self.jokers
         for players, size in zip(range(MIN_PLAYERS, MAX_PLAYERS + 1), self.hand_size, strict=True):
             if players * size + 2 > deck:

@@ -7,6 +7,7 @@ connection is ``/ws/{id}?token=...``.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import AsyncIterator
@@ -14,7 +15,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -41,6 +42,8 @@ BURST = 40.0
 """Messages a connection may send at once."""
 MAX_RECORD = 5_000_000
 """Bytes of an uploaded record."""
+MAX_FRAMES = 20_000
+"""Steps of a record the replay viewer takes."""
 
 
 class SeatIn(BaseModel):
@@ -149,7 +152,7 @@ def create_app(database_url: str | None = None, *, bot_delay: float = 0.6) -> Fa
         try:
             rules = Rules.parse(text)
         except RulesError as err:
-            raise HTTPException(400, str(err)) from None
+            raise HubError(str(err)) from None
         return {"rules": str(rules),
                 "options": {k: _json_value(getattr(rules, k)) for k in OPTION_HELP}}
 
@@ -200,7 +203,7 @@ def create_app(database_url: str | None = None, *, bot_delay: float = 0.6) -> Fa
         seat_or_403(table, token)
         if table.status != "finished":
             raise HubError("the replay can be watched once the match is over", 409)
-        return frames(records.from_match(table.match))
+        return await asyncio.to_thread(frames, records.from_match(table.match))
 
     @app.post("/api/replay")
     async def replay_upload(request: Request) -> dict[str, Any]:
@@ -211,7 +214,12 @@ def create_app(database_url: str | None = None, *, bot_delay: float = 0.6) -> Fa
             rec = records.loads(body)
         except RecordError as err:
             raise HubError(f"not a valid record: {err}") from None
-        return frames(rec)
+        steps = sum(len(d.actions) + 1 for d in rec.deals)
+        if steps > MAX_FRAMES:
+            raise HubError(f"that record has {steps} steps; the viewer shows at most "
+                           f"{MAX_FRAMES}")
+        # Replaying is work for the processor: off the event loop, so tables keep going.
+        return await asyncio.to_thread(frames, rec)
 
     @app.get("/api/stats")
     async def stats(preset: str | None = None, players: int | None = None) -> dict[str, Any]:
@@ -309,7 +317,7 @@ def frames(rec: records.Record) -> dict[str, Any]:
         deal = match.deal
         out.append({
             "deal": deal_number, "action": text,
-            "by": None if text is None else deal.moves[-1][0] if deal.moves else None,
+            "by": None if text is None else deal.last_mover,
             "to_move": deal.to_move, "phase": deal.phase, "dealer": deal.dealer,
             "hands": [[str(CARDS[c]) for c in sorted(h)] for h in deal.hands],
             "stock": len(deal.stock), "pile": [str(CARDS[c]) for c in deal.pile],

@@ -203,12 +203,14 @@ def _ladder(args: argparse.Namespace) -> int:
         print(f"cannot run the ladder: {err}", file=sys.stderr)
         return 2
     text = result.markdown()
-    target = Path(args.markdown or "docs/ladder.md")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(text, encoding="utf-8")
     if args.json:
+        if args.markdown:
+            Path(args.markdown).write_text(text, encoding="utf-8")
         print(json.dumps(result.to_json()))
     else:
+        target = Path(args.markdown or "docs/ladder.md")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
         from rich.console import Console
         from rich.markdown import Markdown
 

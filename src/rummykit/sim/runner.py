@@ -103,8 +103,10 @@ def play_job(config: Config, job: Job) -> Outcome:
             for seat in range(n)]
     outcome = Outcome(job.index, job.rotation, bot_of, decisions=[0] * n)
     if config.mode == "deals":
-        deal = Deal.start(rules, players=n, dealer=job.index % n, seed=config.seed,
-                          index=job.index)
+        # Each deal its own seed, so that its record (one deal, index 0) replays it,
+        # refill shuffles included.
+        deal = Deal.start(rules, players=n, dealer=job.index % n, seed=job_seed(config, job),
+                          index=0)
         steps = 0
         while not deal.is_over and steps < MAX_ACTIONS_PER_DEAL:
             seat = deal.to_move
@@ -118,11 +120,11 @@ def play_job(config: Config, job: Job) -> Outcome:
                 rules, [config.labels()[b] for b in bot_of],
                 [records.DealRecord([str(a) for a in deal.history], deal.dealer, deal.layout,
                                     deal.result)],
-                config.seed, None)
+                job_seed(config, job), None)
             outcome.record = records.dumps(rec)
         return outcome
     names = [config.labels()[b] for b in bot_of]
-    match = Match(rules, players=names, seed=config.seed * 1_000_003 + job.index)
+    match = Match(rules, players=names, seed=job_seed(config, job))
     while not match.is_over and len(match.finished) < MAX_DEALS_PER_MATCH:
         deal = match.deal
         steps = 0
@@ -141,6 +143,11 @@ def play_job(config: Config, job: Job) -> Outcome:
     if config.keep_records:
         outcome.record = records.dumps(records.from_match(match))
     return outcome
+
+
+def job_seed(config: Config, job: Job) -> int:
+    """The seed of a job's deal or match (the same for every rotation of the seats)."""
+    return config.seed * 1_000_003 + job.index
 
 
 def _note(deal: Deal, outcome: Outcome) -> None:
