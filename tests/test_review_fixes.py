@@ -7,6 +7,7 @@ import json
 import random
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -144,3 +145,56 @@ def test_replay_frames_name_who_played_each_action() -> None:
     for deal in match.finished:
         expected += [None] + [seat for seat, _ in deal.moves]
     assert [f["by"] for f in data["frames"]] == expected
+
+
+def test_web_tables_refuse_a_chosen_seed_unless_allowed(tmp_path: Path) -> None:
+    """A chosen seed would show its chooser every card: the server shuffles by itself."""
+    from fastapi.testclient import TestClient
+
+    from rummykit.server.app import create_app
+
+    body = {"rules": "classic", "seed": 7, "seats": [
+        {"kind": "person", "name": "Ann"}, {"kind": "bot", "name": "Bob", "level": "random"}]}
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'a.db'}")) as client:
+        refused = client.post("/api/tables", json=body)
+        assert refused.status_code == 403 and "seed" in refused.json()["error"]
+        made = client.post("/api/tables", json={k: v for k, v in body.items() if k != "seed"})
+        assert made.status_code == 200
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        assert hub.get(made.json()["id"]).seed >= 0
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'b.db'}", allow_seed=True)) as client:
+        assert client.post("/api/tables", json=body).status_code == 200
+
+
+def test_one_deal_rematch_is_dealt_by_the_winner(tmp_path: Path) -> None:
+    """Seed 001: the winner of each hand deals the next; a rematch goes on that way."""
+    import asyncio
+
+    from rummykit.db import connect
+    from rummykit.server.hub import Hub, SeatSpec
+
+    engine = connect(f"sqlite:///{tmp_path / 'r.db'}")
+    hub = Hub(engine, bot_delay=0)
+
+    async def play() -> None:
+        table = hub.create("one-deal", [SeatSpec("person", "Ann"), SeatSpec("person", "Bob")],
+                           seed=11)
+        await hub.join(table, 0)
+        await hub.join(table, 1)
+        rng = random.Random(11)
+        while not table.match.is_over:
+            seat = table.match.deal.to_move
+            await hub.act(table, seat, str(rng.choice(table.match.deal.legal_actions())))
+        winner = table.match.finished[-1].result
+        assert winner is not None
+        new = hub.get(await hub.rematch(table, 0))
+        expected = winner.winner if winner.winner is not None else (
+            table.match.deal.dealer + 1) % 2
+        assert new.match.deal.dealer == expected
+        reloaded = Hub(engine, bot_delay=0)
+        assert reloaded.get(new.id).match.deal.dealer == expected
+
+    # A thread of its own: browser tests may leave an event loop running in this one.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(asyncio.run, play()).result()
+    engine.dispose()

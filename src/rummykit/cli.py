@@ -70,6 +70,9 @@ def _parser() -> argparse.ArgumentParser:
                        "sqlite:///var/rummykit.db)")
     serve.add_argument("--bot-delay", type=float, default=0.6,
                        help="seconds a bot waits before it moves, so people see it play")
+    serve.add_argument("--allow-seed", action="store_true",
+                       help="let a table's creator choose its seed (for tests and demos: "
+                       "the seed shows every card)")
     serve.set_defaults(handler=_serve)
 
     rules = sub.add_parser("rules", help="list the presets and options")
@@ -127,7 +130,7 @@ def _serve(args: argparse.Namespace) -> int:
     from sqlalchemy.exc import ArgumentError, OperationalError
 
     try:
-        app = create_app(args.db, bot_delay=args.bot_delay)
+        app = create_app(args.db, bot_delay=args.bot_delay, allow_seed=args.allow_seed)
     except (ArgumentError, OperationalError, ValueError) as err:
         print(f"cannot open the database: {str(err).splitlines()[0]}", file=sys.stderr)
         return 2

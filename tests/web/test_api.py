@@ -134,7 +134,7 @@ class Conn:
 
 @contextmanager
 def app_client(url: str, bot_delay: float = 0.0) -> Iterator[TestClient]:
-    with TestClient(create_app(url, bot_delay=bot_delay)) as client:
+    with TestClient(create_app(url, bot_delay=bot_delay, allow_seed=True)) as client:
         yield client
 
 

@@ -77,7 +77,8 @@ class Server:
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "rummykit.cli", "serve", "--host", "127.0.0.1",
-                 "--port", str(self.port), "--db", self.db_url, "--bot-delay", BOT_DELAY],
+                 "--port", str(self.port), "--db", self.db_url, "--bot-delay", BOT_DELAY,
+                 "--allow-seed"],
                 stdout=log, stderr=subprocess.STDOUT, cwd=self.workdir,
                 env={**os.environ, "PYTHONUNBUFFERED": "1"},
             )

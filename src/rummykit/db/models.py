@@ -8,7 +8,16 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Boolean, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 __all__ = ["ActionRow", "Base", "GameRow", "SeatRow", "TableRow", "TableSeatRow"]
@@ -71,7 +80,9 @@ class TableRow(Base):
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     rules: Mapped[str] = mapped_column(String(400))
-    seed: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    first_dealer: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The seat that deals first; None: as the rules say."""
     status: Mapped[str] = mapped_column(String(12), index=True)
     """``waiting`` (for people to join), ``playing`` or ``finished``."""
     previous: Mapped[str | None] = mapped_column(String(32), nullable=True)

@@ -55,7 +55,7 @@ class SeatIn(BaseModel):
 class TableIn(BaseModel):
     rules: str = Field(min_length=1, max_length=400)
     seats: list[SeatIn] = Field(min_length=2, max_length=6)
-    seed: int | None = Field(default=None, ge=0, lt=2**31)
+    seed: int | None = Field(default=None, ge=0, lt=2**62)
 
 
 class TokenIn(BaseModel):
@@ -79,8 +79,13 @@ class Bucket:
         return True
 
 
-def create_app(database_url: str | None = None, *, bot_delay: float = 0.6) -> FastAPI:
-    """The app on the database at ``database_url`` (DATABASE_URL or ./var by default)."""
+def create_app(
+    database_url: str | None = None, *, bot_delay: float = 0.6, allow_seed: bool = False
+) -> FastAPI:
+    """The app on the database at ``database_url`` (DATABASE_URL or ./var by default).
+
+    ``allow_seed`` lets a table's creator choose its seed, and so know every card: for
+    tests and demonstrations only."""
     engine = connect(database_url)
     hub = Hub(engine, bot_delay=bot_delay)
 
@@ -158,6 +163,9 @@ def create_app(database_url: str | None = None, *, bot_delay: float = 0.6) -> Fa
 
     @app.post("/api/tables")
     async def create_table(body: TableIn) -> dict[str, Any]:
+        if body.seed is not None and not allow_seed:
+            raise HubError("the server shuffles: a chosen seed would show its chooser every "
+                           "card", 403)
         table = hub.create(body.rules, [SeatSpec(s.kind, s.name, s.level) for s in body.seats],
                            seed=body.seed)
         return {

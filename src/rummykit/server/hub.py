@@ -35,6 +35,9 @@ __all__ = ["Hub", "HubError", "SeatSpec", "Table"]
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
+SEED_LIMIT = 2**62
+"""Seeds are drawn below this (and a chosen seed must be too)."""
+
 HISTORY_SENT = 60
 """The most recent actions sent with each view."""
 
@@ -108,7 +111,7 @@ class Hub:
         rules = Rules.parse(row.rules)
         seats = sorted(row.seats, key=lambda s: s.seat)
         names = [s.name for s in seats]
-        match = Match(rules, players=names, seed=row.seed)
+        match = Match(rules, players=names, seed=row.seed, first_dealer=row.first_dealer)
         table = Table(
             id=row.id, rules=rules, seed=row.seed, names=names,
             kinds=[s.kind for s in seats], levels=[s.level for s in seats],
@@ -154,7 +157,7 @@ class Hub:
     # -- creating, joining ---------------------------------------------------------
 
     def create(self, rules_text: str, seats: Sequence[SeatSpec], *, seed: int | None = None,
-               previous: str | None = None) -> Table:
+               previous: str | None = None, first_dealer: int | None = None) -> Table:
         """A new table; people's seats get unguessable tokens."""
         try:
             rules = Rules.parse(rules_text)
@@ -176,9 +179,10 @@ class Hub:
                 raise HubError("each seat needs a name of 1 to 40 characters")
         names = [s.name.strip() for s in seats]
         if seed is None:
-            seed = secrets.randbelow(2**31)
+            # Wide enough that nobody can find it from the cards he sees by trying them all.
+            seed = secrets.randbelow(SEED_LIMIT)
         try:
-            match = Match(rules, players=names, seed=seed)
+            match = Match(rules, players=names, seed=seed, first_dealer=first_dealer)
         except RulesError as err:
             raise HubError(str(err)) from None
         table = Table(
@@ -192,7 +196,7 @@ class Hub:
         with Session(self.engine) as session:
             session.add(TableRow(
                 id=table.id, created_at=datetime.now(UTC), rules=str(rules), seed=seed,
-                status=table.status, previous=previous,
+                first_dealer=first_dealer, status=table.status, previous=previous,
                 seats=[TableSeatRow(seat=i, name=names[i], kind=table.kinds[i],
                                     level=table.levels[i], token=table.tokens[i],
                                     joined=table.joined[i]) for i in range(len(names))],
@@ -230,10 +234,11 @@ class Hub:
             if table.status != "finished":
                 raise HubError("the match is not over yet", 409)
             if table.next_table is None:
+                # The rematch goes on with the next dealer by the rules (one-deal: the winner).
                 new = self.create(str(table.rules), [
                     SeatSpec(table.kinds[s], table.names[s], table.levels[s])
                     for s in range(table.players)
-                ], previous=table.id)
+                ], previous=table.id, first_dealer=table.match.next_dealer())
                 table.next_table = new.id
                 await self._write(self._save_next, table.id, new.id)
         await self.broadcast(table)
