@@ -166,8 +166,8 @@ def create_app(
         if body.seed is not None and not allow_seed:
             raise HubError("the server shuffles: a chosen seed would show its chooser every "
                            "card", 403)
-        table = hub.create(body.rules, [SeatSpec(s.kind, s.name, s.level) for s in body.seats],
-                           seed=body.seed)
+        table = await hub.open_table(
+            body.rules, [SeatSpec(s.kind, s.name, s.level) for s in body.seats], seed=body.seed)
         return {
             "id": table.id,
             "rules": str(table.rules),

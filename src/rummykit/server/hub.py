@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import random
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
@@ -32,6 +33,8 @@ from rummykit.stats import Store
 from rummykit.views import view
 
 __all__ = ["Hub", "HubError", "SeatSpec", "Table"]
+
+log = logging.getLogger("rummykit.server")
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
@@ -156,6 +159,15 @@ class Hub:
 
     # -- creating, joining ---------------------------------------------------------
 
+    async def open_table(
+        self, rules_text: str, seats: Sequence[SeatSpec], *, seed: int | None = None,
+        previous: str | None = None, first_dealer: int | None = None,
+    ) -> Table:
+        """:meth:`create` from the event loop: the database write goes to the writer thread."""
+        return await asyncio.get_running_loop().run_in_executor(
+            self._writer, lambda: self.create(rules_text, seats, seed=seed, previous=previous,
+                                              first_dealer=first_dealer))
+
     def create(self, rules_text: str, seats: Sequence[SeatSpec], *, seed: int | None = None,
                previous: str | None = None, first_dealer: int | None = None) -> Table:
         """A new table; people's seats get unguessable tokens."""
@@ -235,7 +247,7 @@ class Hub:
                 raise HubError("the match is not over yet", 409)
             if table.next_table is None:
                 # The rematch goes on with the next dealer by the rules (one-deal: the winner).
-                new = self.create(str(table.rules), [
+                new = await self.open_table(str(table.rules), [
                     SeatSpec(table.kinds[s], table.names[s], table.levels[s])
                     for s in range(table.players)
                 ], previous=table.id, first_dealer=table.match.next_dealer())
@@ -314,6 +326,14 @@ class Hub:
         table.bot_task = asyncio.get_running_loop().create_task(self._bot_turns(table))
 
     async def _bot_turns(self, table: Table) -> None:
+        try:
+            await self._play_bots(table)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a bot or the database failed: say so, and keep the server up
+            log.exception("table %s: the bot's turn failed; the game waits", table.id)
+
+    async def _play_bots(self, table: Table) -> None:
         bots: dict[int, Bot] = {}
         while True:
             await asyncio.sleep(self.bot_delay)
