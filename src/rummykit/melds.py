@@ -80,14 +80,18 @@ def _pos_name(position: int, suit: int) -> str:
 # -- points --------------------------------------------------------------------------
 
 
+def _rank_points(rank: int, rules: Rules) -> int:
+    """Points of a natural rank: aces and court cards by the rules, others pip."""
+    if rank == 1:
+        return rules.ace_points
+    return rules.court_points if rank > 10 else rank
+
+
 def card_points(code: int, rules: Rules) -> int:
     """A card's points in hand: jokers, aces and court cards by the rules, others pip."""
     if code == JOKER_CODE:
         return rules.joker_points
-    rank = code % 13 + 1
-    if rank == 1:
-        return rules.ace_points
-    return rules.court_points if rank > 10 else rank
+    return _rank_points(code % 13 + 1, rules)
 
 
 def hand_points(hand: Iterable[int], rules: Rules) -> int:
@@ -95,38 +99,22 @@ def hand_points(hand: Iterable[int], rules: Rules) -> int:
     return sum(card_points(c, rules) for c in hand)
 
 
-def _rank_points(rank: int, rules: Rules) -> int:
-    if rank == 1:
-        return rules.ace_points
-    return rules.court_points if rank > 10 else rank
-
-
-def _position_points(position: int, rules: Rules) -> int:
-    if position == 1:
-        return rules.ace_low_run_points
-    if position == 14:
-        return rules.ace_points
-    return rules.court_points if position > 10 else position
-
-
-def meld_card_points(meld: Meld) -> Iterable[tuple[int, int]]:
-    """(index, position or rank) pairs; see :func:`meld_points`."""
-    if meld.kind == "run":
-        return ((i, meld.low + i) for i in range(len(meld.cards)))
-    return ((i, meld.rank) for i in range(len(meld.cards)))
-
-
 def meld_points(meld: Meld, rules: Rules, by: int | None = None) -> int:
     """The points of a meld's cards (of those laid by ``by`` if given).
 
     A joker counts as the card it stands for; an ace counts ``ace_low_run_points`` at the
-    low end of a run and ``ace_points`` elsewhere.
+    low end of a run (position 1) and ``ace_points`` elsewhere (position 14 is a high ace).
     """
     total = 0
-    for i, pos in meld_card_points(meld):
-        if by is not None and meld.layers[i] != by:
+    for i, layer in enumerate(meld.layers):
+        if by is not None and layer != by:
             continue
-        total += _position_points(pos, rules) if meld.kind == "run" else _rank_points(pos, rules)
+        if meld.kind == "set":
+            total += _rank_points(meld.rank, rules)
+        else:
+            position = meld.low + i
+            total += (rules.ace_low_run_points if position == 1
+                      else _rank_points(1 if position == 14 else position, rules))
     return total
 
 

@@ -26,6 +26,13 @@ from rummykit.engine import Action, Deal, Layout, Match
 from rummykit.errors import IllegalActionError
 from rummykit.rules import Rules
 
+SIZES = {2: 10, 3: 7, 4: 7, 5: 6, 6: 6}
+"""Cards dealt by player count in seeds 000, 001 (two players: 10) and 002."""
+# Seat 1's winning hand of the several-melds positions, and a seat-0 hand that shares no card
+# with it, the 2S pile or the QS / KS stock tops.
+MELDS3 = "2H 3H 4H 5C 5D 5S 9S 10S JS KD"
+OTHER = "AC 7D JC QD KH 10D 8C 6S 3C 4D"  # 69 points
+
 
 def cards(text: str) -> list[int]:
     """The cards of a space-separated string, as ints."""

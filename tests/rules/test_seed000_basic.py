@@ -17,6 +17,9 @@ from ._build_basic import (
     LOSER_100,
     LOW_A,
     LOW_B,
+    MELDS3,
+    OTHER,
+    SIZES,
     assert_legal,
     assert_refused,
     cards,
@@ -32,11 +35,6 @@ from ._build_basic import (
 )
 
 BASIC = preset("basic")
-SIZES = {2: 10, 3: 7, 4: 7, 5: 6, 6: 6}
-# Seat 1's winning hand of the several-melds positions, and a seat-0 hand that shares no card
-# with it, the 2S pile or the QS / KS stock tops.
-MELDS3 = "2H 3H 4H 5C 5D 5S 9S 10S JS KD"
-OTHER = "AC 7D JC QD KH 10D 8C 6S 3C 4D"  # 69 points
 
 
 # -- players, deck, deal --------------------------------------------------------------

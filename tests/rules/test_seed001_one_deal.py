@@ -16,6 +16,9 @@ from ._build_basic import (
     LOSER_100,
     LOW_A,
     LOW_B,
+    MELDS3,
+    OTHER,
+    SIZES,
     assert_legal,
     assert_refused,
     cards,
@@ -31,9 +34,6 @@ from ._build_basic import (
 )
 
 ONE = preset("one-deal")
-SIZES = {2: 10, 3: 7, 4: 7, 5: 6, 6: 6}
-MELDS3 = "2H 3H 4H 5C 5D 5S 9S 10S JS KD"
-OTHER = "AC 7D JC QD KH 10D 8C 6S 3C 4D"  # 69 points
 
 
 # -- players, deck, deal --------------------------------------------------------------

@@ -19,6 +19,8 @@ from ._build_basic import (
     LOW_A,
     LOW_B,
     LOW_C,
+    OTHER,
+    SIZES,
     assert_legal,
     assert_refused,
     cards,
@@ -34,8 +36,6 @@ from ._build_basic import (
 )
 
 CLASSIC = preset("classic")
-SIZES = {2: 10, 3: 7, 4: 7, 5: 6, 6: 6}
-OTHER = "AC 7D JC QD KH 10D 8C 6S 3C 4D"  # 69 points
 TWO_RUNS = "6H 7H 8H 5H 9H 10H 4C 5C 6C KD"
 
 

@@ -529,15 +529,22 @@ class Deal:
         return self._search_finish(tuple(sorted(rest)), table, pending, opened, value,
                                    melds_left, {})
 
-    def _can_end_with(self, rest: list[int], meld: Meld, replaces: int | None) -> bool:
-        """No rule of the whole turn is pending: can ``rest`` be discarded from or emptied?"""
+    def _ends_now(self, rest: Sequence[int]) -> bool:
+        """With no rule of the turn pending, whether a hand of ``rest`` ends the turn at
+        once: empty (going out, where allowed) or holding a card that may be discarded."""
+        rules = self.rules
         if not rest:
-            return self.rules.last_discard == "optional"
+            return rules.last_discard == "optional"
         taken = self.taken
         if taken < 0 or any(c != taken for c in rest):
             return True
-        if len(rest) == 1 and self.rules.taken_discard == "last-card":
+        return len(rest) == 1 and rules.taken_discard == "last-card"
+
+    def _can_end_with(self, rest: list[int], meld: Meld, replaces: int | None) -> bool:
+        """No rule of the whole turn is pending: can ``rest`` be discarded from or emptied?"""
+        if self._ends_now(rest):
             return True
+        taken = self.taken
         if len(rest) == 1 and rest[0] == taken and self.rules.last_discard == "optional":
             # The one card left may not be discarded; laying it off would still go out.
             table = self.table[:]
@@ -554,13 +561,8 @@ class Deal:
     ) -> bool:
         """Depth-first: is there a way to finish the turn from here? (Rare, slow path.)"""
         rules = self.rules
-        if pending < 0 and opened:
-            if not rest:
-                return rules.last_discard == "optional"
-            if self.taken < 0 or any(c != self.taken for c in rest):
-                return True
-            if len(rest) == 1 and rules.taken_discard == "last-card":
-                return True
+        if pending < 0 and opened and self._ends_now(rest):
+            return True
         key = (rest, pending, opened, value, melds_left, tuple(table))
         if key in memo:
             return memo[key]
