@@ -80,7 +80,7 @@ def _finished_record() -> dict[str, object]:
     return data
 
 
-@pytest.mark.parametrize("mutate", ["nested", "no deals", "pile of two", "deal 2 not the deck",
+@pytest.mark.parametrize("mutate", ["nested", "no deals", "empty pile", "deal 2 not the deck",
                                     "winner out of range"])
 def test_record_problems_are_found_before_any_action(tmp_path: Path, mutate: str) -> None:
     """RECORD.md: a layout that is not the deck is refused before any action is read
@@ -95,9 +95,9 @@ def test_record_problems_are_found_before_any_action(tmp_path: Path, mutate: str
             "discard QS")
         if mutate == "no deals":
             data["deals"] = []
-        elif mutate == "pile of two":
+        elif mutate == "empty pile":
             lay = deals[0]["layout"]
-            lay["pile"] = [lay["stock"].pop(), *lay["pile"]]
+            lay["stock"].append(lay["pile"].pop())
         elif mutate == "deal 2 not the deck":
             lay = deals[1]["layout"]
             lay["stock"][0] = lay["pile"][0]

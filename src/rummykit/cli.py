@@ -19,6 +19,7 @@ from rummykit.bots import BOTS, Bot, make_bot
 from rummykit.cards import format_cards
 from rummykit.engine.actions import Action
 from rummykit.engine.match import Match
+from rummykit.engine.scoring import describe_end
 from rummykit.errors import IllegalActionError, NotationError, RecordError, RulesError
 from rummykit.rules import OPTION_HELP, PRESET_SOURCES, PRESETS, Rules
 from rummykit.views import View, view
@@ -100,8 +101,10 @@ def _replay(args: argparse.Namespace) -> int:
         print(json.dumps(data))
         return 0
     match = outcome.match
-    for d, result in enumerate(data["deals"], 1):
-        winner = "stalemate" if result["winner"] is None else match.names[result["winner"]]
+    for d, (result, deal) in enumerate(zip(data["deals"], match.finished, strict=True), 1):
+        assert deal.result is not None
+        winner = (f"stalemate ({describe_end(deal.result, match.rules, match.names)})"
+                  if result["winner"] is None else match.names[result["winner"]])
         rummy = " (rummy)" if result["rummy"] else ""
         print(f"deal {d}: {winner}{rummy}, points {result['points']}")
     if outcome.mid_deal:
@@ -324,7 +327,8 @@ def _deal_summary(match: Match, index: int, say: Callable[[str], None]) -> None:
     result = deal.result
     assert result is not None
     if result.winner is None:
-        say(f"Deal {index + 1} ends with no one out.")
+        say(f"Deal {index + 1} ends with no one out: "
+            f"{describe_end(result, match.rules, match.names)}.")
     else:
         say(f"Deal {index + 1}: {match.names[result.winner]} goes out"
             + (" with a rummy!" if result.rummy else "."))

@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
+from itertools import combinations
+from typing import Literal
 
 from rummykit.cards import JOKER_CODE, RANK_NAMES, SUIT_NAMES, format_cards
 from rummykit.errors import IllegalActionError
@@ -24,21 +26,27 @@ from rummykit.rules import Rules
 
 __all__ = [
     "Meld",
+    "MeldKind",
     "best_deadwood",
     "card_points",
     "find_melds",
+    "fits",
     "hand_points",
     "layoff",
+    "layoff_ends",
+    "layoff_problem",
     "make_meld",
     "meld_points",
 ]
+
+MeldKind = Literal["set", "run"]
 
 
 @dataclass(frozen=True, slots=True)
 class Meld:
     """A meld on the table. Frozen: a lay-off makes a new one."""
 
-    kind: str  # "set" or "run"
+    kind: MeldKind
     cards: tuple[int, ...]
     """The cards; in a run from the low end up, jokers in the places they fill."""
     layers: tuple[int, ...]
@@ -124,13 +132,16 @@ def meld_points(meld: Meld, rules: Rules, by: int | None = None) -> int:
 def make_meld(cards: Sequence[int], rules: Rules, owner: int) -> Meld:
     """The meld these cards form, or :class:`IllegalActionError` saying why not.
 
-    Cards whose natural cards all share a rank form a set; otherwise a run, read in the
-    order written.
+    Cards whose natural cards all share a rank form a set (a lone natural card with jokers
+    only while the meld is no longer than a set may be); otherwise a run, read in the order
+    written. An ace in a run is low (A-2-3) or, where the rules let it, high (Q-K-A), never
+    both in one run, so a run spans at most 13 places.
     """
     naturals = [c for c in cards if c != JOKER_CODE]
     shown = format_cards(cards)
     if not naturals:
-        raise IllegalActionError(f"{shown} is not a meld: a meld needs a natural card")
+        raise IllegalActionError(f"{shown} is not a meld: a meld needs a natural card",
+                                 code="meld-no-natural", params={"cards": shown})
     ranks = {c % 13 for c in naturals}
     if len(ranks) == 1 and (len(naturals) > 1 or len(cards) <= rules.set_max):
         return _make_set(cards, naturals, rules, owner, shown)
@@ -142,11 +153,14 @@ def _make_set(
 ) -> Meld:
     if not rules.set_min <= len(cards) <= rules.set_max:
         raise IllegalActionError(
-            f"{shown} is not a meld: a set is {rules.set_min} to {rules.set_max} cards of one rank"
+            f"{shown} is not a meld: a set is {rules.set_min} to {rules.set_max} cards of one "
+            "rank", code="set-size",
+            params={"cards": shown, "min": rules.set_min, "max": rules.set_max},
         )
     suits = [c // 13 for c in naturals]
     if len(set(suits)) != len(suits):
-        raise IllegalActionError(f"{shown} is not a meld: the suits of a set must all differ")
+        raise IllegalActionError(f"{shown} is not a meld: the suits of a set must all differ",
+                                 code="set-suits", params={"cards": shown})
     ordered = tuple(sorted(naturals)) + (JOKER_CODE,) * (len(cards) - len(naturals))
     return Meld("set", ordered, (owner,) * len(cards), owner, rank=naturals[0] % 13 + 1)
 
@@ -156,19 +170,20 @@ def _make_run(
 ) -> Meld:
     if len({c // 13 for c in naturals}) > 1:
         raise IllegalActionError(
-            f"{shown} is not a meld: a set is cards of one rank, a run cards of one suit"
+            f"{shown} is not a meld: a set is cards of one rank, a run cards of one suit",
+            code="meld-mixed", params={"cards": shown},
         )
     if len(cards) < rules.run_min:
         raise IllegalActionError(
-            f"{shown} is not a meld: a run is {rules.run_min} or more cards in sequence"
+            f"{shown} is not a meld: a run is {rules.run_min} or more cards in sequence",
+            code="run-length", params={"cards": shown, "min": rules.run_min},
         )
-    top = 14 if rules.high_aces else 13
     first = next(i for i, c in enumerate(cards) if c != JOKER_CODE)
     rank = cards[first] % 13 + 1
     starts = [rank - first] + ([14 - first] if rank == 1 and rules.high_aces else [])
     for low in starts:
         high = low + len(cards) - 1
-        if low < 1 or high > top:
+        if not _span_allowed(low, high, rules):
             continue
         if all(
             c == JOKER_CODE or _fits(c % 13 + 1, low + i, rules) for i, c in enumerate(cards)
@@ -181,65 +196,131 @@ def _make_run(
         why = "cards of one suit in sequence, the ace low or high but never K-A-2"
     else:
         why = "cards of one suit in sequence, with the ace low only (A-2-3)"
-    raise IllegalActionError(f"{shown} is not a meld: a run is {why}, written in order")
+    raise IllegalActionError(f"{shown} is not a meld: a run is {why}, written in order",
+                             code="run-sequence", params={"cards": shown})
+
+
+def _span_allowed(low: int, high: int, rules: Rules) -> bool:
+    """Whether a run may cover places ``low`` to ``high``: from the low ace (1) up to the
+    king (13), or the high ace (14) where aces may be high, never both aces at once."""
+    top = 14 if rules.high_aces else 13
+    return low >= 1 and high <= top and not (low == 1 and high == 14)
 
 
 def _fits(rank: int, position: int, rules: Rules) -> bool:
     return rank == position or (rank == 1 and position == 14 and rules.high_aces)
 
 
-def layoff(meld: Meld, code: int, rules: Rules, by: int, low: bool = False) -> Meld:
-    """The meld with ``code`` laid off on it, or :class:`IllegalActionError`.
-
-    A joker extends a run at its high end, or its low end with ``low``.
-    """
+def layoff_problem(
+    meld: Meld, code: int, rules: Rules, low: bool = False
+) -> IllegalActionError | None:
+    """Why ``code`` cannot be laid off on ``meld`` (with a joker at a run's low end when
+    ``low``), or None when it fits. This and :func:`layoff_ends` ask the one predicate that
+    decides whether a card fits a meld; :func:`layoff` and :func:`fits` ask them."""
+    why = _misfit(meld, code, rules, low)
+    if why is None:
+        return None
     card_text = format_cards([code])
+    match why:
+        case "low-not-joker-on-run":
+            message = "'low' places a joker at a run's low end; other lay-offs take no 'low'"
+            params: dict[str, object] = {}
+        case "set-full":
+            message = f"{card_text} does not fit: a set holds at most {rules.set_max} cards"
+            params = {"card": card_text, "max": rules.set_max}
+        case "set-rank":
+            message = f"{card_text} does not fit: the set is of {RANK_NAMES[meld.rank]}s"
+            params = {"card": card_text, "rank": RANK_NAMES[meld.rank]}
+        case "set-suit":
+            message = f"{card_text} does not fit: the set has that suit already"
+            params = {"card": card_text}
+        case "joker-low-end":
+            message = "JK does not fit: the run cannot go lower"
+            params = {"card": card_text}
+        case "joker-high-end":
+            message = ("JK does not fit: the run cannot go higher (write 'layoff JK N low' for "
+                       "its low end)")
+            params = {"card": card_text}
+        case "run-suit":
+            message = f"{card_text} does not fit: the run is in {SUIT_NAMES[meld.suit]}"
+            params = {"card": card_text, "suit": SUIT_NAMES[meld.suit]}
+        case "run-end":
+            message = (f"{card_text} does not fit: a lay-off on a run must extend it at one end"
+                       + ("" if rules.high_aces else " (aces are low only)"))
+            params = {"card": card_text}
+    return IllegalActionError(message, code=why, params=params)
+
+
+LayoffMisfit = Literal["low-not-joker-on-run", "set-full", "set-rank", "set-suit",
+                       "joker-low-end", "joker-high-end", "run-suit", "run-end"]
+
+
+def _misfit(meld: Meld, code: int, rules: Rules, low: bool) -> LayoffMisfit | None:
+    """The one predicate: why ``code`` does not fit ``meld``, or None when it does."""
+    if low and (code != JOKER_CODE or meld.kind != "run"):
+        return "low-not-joker-on-run"
     if meld.kind == "set":
-        size = len(meld.cards)
-        if size >= rules.set_max:
-            raise IllegalActionError(
-                f"{card_text} does not fit: a set holds at most {rules.set_max} cards"
-            )
-        if code != JOKER_CODE:
-            if code % 13 + 1 != meld.rank:
-                raise IllegalActionError(
-                    f"{card_text} does not fit: the set is of {RANK_NAMES[meld.rank]}s"
-                )
-            if any(c != JOKER_CODE and c // 13 == code // 13 for c in meld.cards):
-                raise IllegalActionError(
-                    f"{card_text} does not fit: the set has that suit already"
-                )
+        if len(meld.cards) >= rules.set_max:
+            return "set-full"
+        if code == JOKER_CODE:
+            return None
+        if code % 13 + 1 != meld.rank:
+            return "set-rank"
+        if any(c != JOKER_CODE and c // 13 == code // 13 for c in meld.cards):
+            return "set-suit"
+        return None
+    if code == JOKER_CODE:
+        if low:
+            return None if _span_allowed(meld.low - 1, meld.high, rules) else "joker-low-end"
+        return None if _span_allowed(meld.low, meld.high + 1, rules) else "joker-high-end"
+    if code // 13 != meld.suit:
+        return "run-suit"
+    if _run_end(meld, code % 13 + 1, rules) is None:
+        return "run-end"
+    return None
+
+
+def _run_end(meld: Meld, rank: int, rules: Rules) -> bool | None:
+    """Where a natural card of the run's suit extends it: False at the high end (tried
+    first), True at the low end, None if at neither."""
+    if _span_allowed(meld.low, meld.high + 1, rules) and _fits(rank, meld.high + 1, rules):
+        return False
+    if _span_allowed(meld.low - 1, meld.high, rules) and _fits(rank, meld.low - 1, rules):
+        return True
+    return None
+
+
+def layoff_ends(meld: Meld, code: int, rules: Rules) -> tuple[bool, ...]:
+    """The ways ``code`` can be laid off on ``meld``, as the ``low`` flags of the lay-off
+    action: ``()`` when it does not fit, ``(False,)`` for a natural card (its place is
+    fixed) or a joker on a set, and for a joker on a run the ends it can take."""
+    if code == JOKER_CODE and meld.kind == "run":
+        return tuple(low for low in (False, True) if _misfit(meld, code, rules, low) is None)
+    return (False,) if _misfit(meld, code, rules, False) is None else ()
+
+
+def fits(meld: Meld, code: int, rules: Rules) -> bool:
+    """Whether ``code`` can be laid off on ``meld`` in some way."""
+    return bool(layoff_ends(meld, code, rules))
+
+
+def layoff(meld: Meld, code: int, rules: Rules, by: int, low: bool = False) -> Meld:
+    """The meld with ``code`` laid off on it by player ``by``, or
+    :class:`IllegalActionError` saying why it does not fit.
+
+    A joker extends a run at its high end, or its low end with ``low``; a natural card
+    extends the end its rank fits.
+    """
+    problem = layoff_problem(meld, code, rules, low)
+    if problem is not None:
+        raise problem
+    if meld.kind == "set":
         cards = (*meld.cards, code)
         pairs = sorted(zip(cards, (*meld.layers, by), strict=True),
                        key=lambda p: (p[0] == JOKER_CODE, p[0]))
         return Meld("set", tuple(p[0] for p in pairs), tuple(p[1] for p in pairs),
                     meld.owner, rank=meld.rank)
-    top = 14 if rules.high_aces else 13
-    if code == JOKER_CODE:
-        if low:
-            if meld.low <= 1:
-                raise IllegalActionError("JK does not fit: the run cannot go lower")
-            return _extend(meld, code, by, at_low=True)
-        if meld.high >= top:
-            raise IllegalActionError(
-                "JK does not fit: the run cannot go higher (write 'layoff JK N low' for its "
-                "low end)"
-            )
-        return _extend(meld, code, by, at_low=False)
-    if code // 13 != meld.suit:
-        raise IllegalActionError(f"{card_text} does not fit: the run is in {SUIT_NAMES[meld.suit]}")
-    rank = code % 13 + 1
-    if not low and meld.high < top and _fits(rank, meld.high + 1, rules):
-        return _extend(meld, code, by, at_low=False)
-    if meld.low > 1 and _fits(rank, meld.low - 1, rules):
-        return _extend(meld, code, by, at_low=True)
-    raise IllegalActionError(
-        f"{card_text} does not fit: a lay-off on a run must extend it at one end"
-        + ("" if rules.high_aces else " (aces are low only)")
-    )
-
-
-def _extend(meld: Meld, code: int, by: int, *, at_low: bool) -> Meld:
+    at_low = low if code == JOKER_CODE else bool(_run_end(meld, code % 13 + 1, rules))
     if at_low:
         return Meld("run", (code, *meld.cards), (by, *meld.layers), meld.owner,
                     suit=meld.suit, low=meld.low - 1, high=meld.high)
@@ -316,6 +397,8 @@ def find_melds(hand: Sequence[int], rules: Rules) -> list[tuple[int, ...]]:
             continue
         base = s * 13 - 1
         for lo, hi in _intervals(m, run_min):
+            if lo == 1 and hi == 14:
+                continue  # the ace is low or high in a run, never both
             out.append(tuple(base + (1 if p == 14 else p) for p in range(lo, hi + 1)))
     return out
 
@@ -347,14 +430,14 @@ def _find_with_jokers(
                 length = hi - lo + 1
                 present = [p for p in range(lo, hi + 1) if m >> p & 1]
                 if lo == 1 and hi == 14:
-                    continue  # both aces of one suit would be needed: one deck has one
+                    continue  # the ace is low or high in a run, never both
                 missing = length - len(present)
                 if missing > jokers or not present:
                     continue
                 if len(present) == 1 and length <= rules.set_max:
                     continue  # one natural and jokers reads as a set in notation
                 spare = jokers - missing
-                for replaced in _replacements(present, spare, length):
+                for replaced in _replacements(present, spare, length, rules.set_max):
                     out.append(tuple(
                         JOKER_CODE if (p in replaced or not m >> p & 1)
                         else s * 13 + (0 if p == 14 else p - 1)
@@ -363,16 +446,17 @@ def _find_with_jokers(
     return out
 
 
-def _replacements(present: list[int], spare: int, length: int) -> list[frozenset[int]]:
-    """Ways to put up to ``spare`` jokers in place of natural cards, keeping the run
-    readable as a run (at least two naturals, or longer than a set can be)."""
-    from itertools import combinations
-
+def _replacements(
+    present: list[int], spare: int, length: int, set_max: int
+) -> list[frozenset[int]]:
+    """Ways to put up to ``spare`` jokers in place of the natural cards at ``present``
+    positions, keeping the meld readable as a run: at least two natural cards left, or one
+    when the meld is longer than a set can be."""
+    fewest = 1 if length > set_max else 2
     out: list[frozenset[int]] = [frozenset()]
-    for k in range(1, min(spare, len(present) - 1) + 1):
+    for k in range(1, min(spare, len(present) - fewest) + 1):
         for combo in combinations(present, k):
-            if len(present) - k >= 2:
-                out.append(frozenset(combo))
+            out.append(frozenset(combo))
     return out
 
 

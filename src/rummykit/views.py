@@ -2,9 +2,11 @@
 
 A :class:`View` holds the seat's own hand, the table, the pile as the rules expose it
 (all of it where any pile card may be drawn, else its top), the number of cards in every
-hand and in the stock, the public history, the scores and, for the player to move, the
-legal actions. It never holds another seat's hand nor the stock's order; once a deal is
-over, every hand is shown as it is at the table when the points are counted.
+hand and in the stock, the public history, the scores, what the seat knows of where the
+other cards are (:class:`~rummykit.engine.knowledge.Knowledge`) and, for the player to
+move, the legal actions. It never holds another seat's hand nor the stock's order (but
+where everybody saw it: a stock turned over from the pile); once a deal is over, every
+hand is shown as it is at the table when the points are counted.
 
 >>> from rummykit.rules import preset
 >>> from rummykit.engine import Match
@@ -21,9 +23,11 @@ from typing import Any
 
 from rummykit.cards import CARDS, Card
 from rummykit.engine.actions import Action
-from rummykit.engine.deal import Deal, DealResult
+from rummykit.engine.deal import Deal, Event, Phase
+from rummykit.engine.knowledge import Knowledge
 from rummykit.engine.match import Match
-from rummykit.melds import Meld
+from rummykit.engine.scoring import DealResult, describe_end
+from rummykit.melds import Meld, MeldKind
 from rummykit.rules import Rules
 
 __all__ = ["MeldView", "View", "view"]
@@ -34,7 +38,7 @@ class MeldView:
     """A meld on the table as every player sees it."""
 
     number: int
-    kind: str
+    kind: MeldKind
     cards: tuple[Card, ...]
     represented: tuple[str, ...]
     owner: int
@@ -58,7 +62,7 @@ class View:
     deal_number: int
     dealer: int
     to_move: int
-    phase: str
+    phase: Phase
     hand: tuple[Card, ...]
     """The seat's own hand, sorted by suit then rank."""
     hand_sizes: tuple[int, ...]
@@ -69,19 +73,31 @@ class View:
     table: tuple[MeldView, ...]
     melds: tuple[Meld, ...]
     """The table's melds as the engine holds them (immutable, all public), for bots."""
-    history: tuple[tuple[int, str], ...]
-    """Every action of the deal so far with the seat that played it, in notation (all of
-    it is public: a draw from the stock does not say which card)."""
+    history: tuple[tuple[int, Action], ...]
+    """Every action of the deal so far with the seat that played it (all of it is public:
+    a draw from the stock does not say which card); the last ones only where the view was
+    made with ``recent``."""
+    history_length: int
+    """How many actions the deal has had (``len(history)`` unless cut by ``recent``)."""
     pile_draws: tuple[tuple[int, tuple[Card, ...]], ...]
     """Every draw from the pile this deal: who, and which cards (everyone saw them)."""
+    events: tuple[tuple[int, Event], ...]
+    """Every turn-over and refill of the stock, with the number of actions before it."""
     totals: tuple[int, ...]
     active: tuple[bool, ...]
     opened: tuple[bool, ...]
+    laid: tuple[bool, ...]
+    """For each seat, whether it melded or laid off in an earlier turn of this deal (going
+    out without having done so is rummy)."""
     taken: Card | None
     """The card the player to move took from the pile this turn (public)."""
     must_use: Card | None
     """The pile card the player to move must still meld or lay off (public)."""
     melds_this_turn: int
+    turn_value: int
+    """Points of the melds the player to move laid this turn before opening (ramino)."""
+    turn_laid: bool
+    """Whether the player to move melded or laid off this turn."""
     turn_overs_used: int
     refills_used: int
     legal_actions: tuple[Action, ...]
@@ -91,6 +107,8 @@ class View:
     """Every hand, only once the deal is over (as laid down for the count)."""
     match_over: bool
     match_winner: int | None
+    knowledge: Knowledge
+    """What this seat knows of where every card is (the engine's information set)."""
     last_deal: tuple[DealResult, tuple[tuple[Card, ...], ...]] | None = None
     """In a match: how the previous deal ended and every hand at its end (public then)."""
 
@@ -118,25 +136,35 @@ class View:
             "pile": [str(c) for c in self.pile],
             "pile_size": self.pile_size,
             "table": [m.to_json() for m in self.table],
-            "history": [[seat, text] for seat, text in self.history],
+            "history": [[seat, str(action)] for seat, action in self.history],
+            "history_length": self.history_length,
+            "events": [[index, event] for index, event in self.events],
             "pile_draws": [[seat, [str(c) for c in cards]] for seat, cards in self.pile_draws],
             "totals": list(self.totals),
             "active": list(self.active),
             "opened": list(self.opened),
+            "laid": list(self.laid),
             "taken": None if self.taken is None else str(self.taken),
             "must_use": None if self.must_use is None else str(self.must_use),
             "melds_this_turn": self.melds_this_turn,
             "legal_actions": [str(a) for a in self.legal_actions],
-            "deal_result": None if self.deal_result is None else self.deal_result.to_json(),
+            "deal_result": None if self.deal_result is None else _result_json(
+                self.deal_result, self.rules, self.names),
             "revealed_hands": None if self.revealed_hands is None else [
                 [str(c) for c in h] for h in self.revealed_hands],
             "match_over": self.match_over,
             "match_winner": self.match_winner,
             "last_deal": None if self.last_deal is None else {
-                **self.last_deal[0].to_json(),
+                **_result_json(self.last_deal[0], self.rules, self.names),
                 "hands": [[str(c) for c in h] for h in self.last_deal[1]],
             },
         }
+
+
+def _result_json(result: DealResult, rules: Rules, names: tuple[str, ...]) -> dict[str, object]:
+    """A deal's result for a front end: the record's keys, why it ended (``end``) and that
+    in words (``why``)."""
+    return {**result.to_json(), "end": result.end, "why": describe_end(result, rules, names)}
 
 
 def _sorted_hand(hand: list[int]) -> tuple[Card, ...]:
@@ -183,13 +211,18 @@ def view(game: Match | Deal, seat: int, *, recent: int | None = None) -> View:
         ),
         melds=tuple(deal.table),
         history=_history(deal, recent),
+        history_length=len(deal.history),
         pile_draws=tuple((s, tuple(CARDS[c] for c in cards)) for s, cards in deal.pile_draws),
+        events=deal.events,
         totals=tuple(match.totals) if match else (0,) * deal.players,
         active=deal.active,
         opened=tuple(deal.opened(s) for s in range(deal.players)),
+        laid=tuple(deal.has_laid(s) for s in range(deal.players)),
         taken=CARDS[deal.taken] if deal.taken >= 0 else None,
         must_use=CARDS[deal.pending] if deal.pending >= 0 else None,
         melds_this_turn=deal.turn_melds,
+        turn_value=deal.turn_value,
+        turn_laid=deal.turn_laid,
         turn_overs_used=deal.turn_overs_used,
         refills_used=deal.refills_used,
         legal_actions=tuple(deal.legal_actions()) if moving else (),
@@ -197,15 +230,16 @@ def view(game: Match | Deal, seat: int, *, recent: int | None = None) -> View:
         revealed_hands=tuple(_sorted_hand(h) for h in deal.hands) if over else None,
         match_over=match.is_over if match else over,
         match_winner=match.winner if match else None,
+        knowledge=deal.knowledge(seat),
         last_deal=_last_deal(match, deal),
     )
 
 
-def _history(deal: Deal, recent: int | None) -> tuple[tuple[int, str], ...]:
+def _history(deal: Deal, recent: int | None) -> tuple[tuple[int, Action], ...]:
     moves = deal.moves
     if recent is not None:
         moves = moves[-recent:] if recent else ()
-    return tuple((seat, str(a)) for seat, a in moves)
+    return moves
 
 
 def _last_deal(

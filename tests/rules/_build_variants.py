@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -110,22 +109,17 @@ def snapshot(d: Deal) -> dict[str, Any]:
     }
 
 
-class _NoShuffle:
-    """Stands for ``random.Random`` in the deal module: its shuffle leaves the deck as is."""
-
-    def __init__(self, seed: object = None) -> None:
-        self.seed = seed
-
-    def shuffle(self, items: list[Any]) -> None:
-        return None
+def _no_shuffle(items: list[Any], rng: object) -> None:
+    """Stands for the engine's shuffle when dealing: leaves the deck as it is."""
+    return None
 
 
 def no_shuffle(monkeypatch: pytest.MonkeyPatch) -> None:
     """Make ``Deal.start`` deal from the unshuffled deck (AC..KC, AD..KD, AH..KH, AS..KS,
     then the second deck and the jokers), to check the order of the deal itself."""
-    import rummykit.engine.deal as deal_module
+    import rummykit.engine.layout as layout_module
 
-    monkeypatch.setattr(deal_module, "random", SimpleNamespace(Random=_NoShuffle))
+    monkeypatch.setattr(layout_module, "shuffle", _no_shuffle)
 
 
 def hand(d: Deal, seat: int) -> str:

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from rummykit.cards import JOKER, make_deck
-from rummykit.engine import Deal, Layout, Match, shuffled_layout
+from rummykit.engine import Deal, Layout, Match, deal_layout
 from rummykit.errors import RecordError, RulesError, RummyError
 from rummykit.rules import Rules, preset
 
@@ -58,7 +58,7 @@ def test_seed000_players_one_and_seven_refused(players: int) -> None:
 
 def test_seed000_deal_of_one_player_refused() -> None:
     """'2-6 players': a single deal for one player is refused, naming the rule."""
-    with pytest.raises(RecordError, match="2 to 6"):
+    with pytest.raises(RulesError, match="2 to 6"):
         Deal.start(BASIC, players=1, dealer=0, seed=1)
 
 
@@ -109,7 +109,7 @@ def test_seed000_deal_one_at_a_time_then_pile_from_stock(players: int, seed: int
     assert deal.pile == [deck[players * size]]
     rest = deck[players * size + 1:]
     assert deal.stock[::-1] == rest  # top first
-    assert deal.layout == shuffled_layout(BASIC, players, dealer, seed, 0)
+    assert deal.layout == deal_layout(BASIC, players, dealer, seed, 0)
     starter = deal.to_move
     deal.apply("draw stock")
     assert deal.hands[starter][-1] == rest[0]
@@ -144,7 +144,7 @@ def test_seed000_next_dealer_is_player_on_left() -> None:
     assert m.totals == [0, 0, 51]
     assert len(m.finished) == 1 and not m.is_over
     assert m.deal.dealer == 1 and m.deal.to_move == 2
-    assert m.deal.layout == shuffled_layout(BASIC, 3, 1, 4, 1)
+    assert m.deal.layout == deal_layout(BASIC, 3, 1, 4, 1)
 
 
 # -- melds ----------------------------------------------------------------------------

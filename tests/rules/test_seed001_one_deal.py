@@ -7,7 +7,7 @@ import random
 import pytest
 
 from rummykit.cards import make_deck
-from rummykit.engine import Deal, Match, shuffled_layout
+from rummykit.engine import Deal, Match, deal_layout
 from rummykit.errors import IllegalActionError, RulesError
 from rummykit.rules import preset
 
@@ -88,7 +88,7 @@ def test_seed001_deal_then_up_card_starts_the_pile(players: int) -> None:
         assert sorted(deal.hands[seat]) == sorted(deck[k:players * size:players])
     assert deal.pile == [deck[players * size]]
     assert deal.stock[::-1] == deck[players * size + 1:]
-    assert deal.layout == shuffled_layout(ONE, players, dealer, seed, 0)
+    assert deal.layout == deal_layout(ONE, players, dealer, seed, 0)
 
 
 # -- turns and dealers ----------------------------------------------------------------

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from rummykit.cards import JOKER, make_deck
-from rummykit.engine import Deal, Layout, Match, shuffled_layout
+from rummykit.engine import Deal, Layout, Match, deal_layout
 from rummykit.errors import RecordError, RulesError
 from rummykit.rules import Rules, preset
 
@@ -97,7 +97,7 @@ def test_seed002_deal_clockwise_one_at_a_time_then_discard_pile(players: int) ->
         assert sorted(m.deal.hands[seat]) == sorted(deck[k:players * size:players])
     assert m.deal.pile == [deck[players * size]]
     assert m.deal.stock[::-1] == deck[players * size + 1:]
-    assert m.deal.layout == shuffled_layout(CLASSIC, players, dealer, seed, 0)
+    assert m.deal.layout == deal_layout(CLASSIC, players, dealer, seed, 0)
 
 
 def test_seed002_first_dealer_at_random_from_the_seed() -> None:
@@ -152,7 +152,7 @@ def test_seed002_deal_passes_to_the_left() -> None:
     play_win(m, 2, rummy=False)
     assert m.totals == [0, 0, 51] and not m.is_over
     assert m.deal.dealer == 1 and m.deal.to_move == 2
-    assert m.deal.layout == shuffled_layout(CLASSIC, 3, 1, 8, 1)
+    assert m.deal.layout == deal_layout(CLASSIC, 3, 1, 8, 1)
 
 
 # -- melds ----------------------------------------------------------------------------

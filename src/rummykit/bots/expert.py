@@ -18,7 +18,7 @@ import random
 from collections.abc import Sequence
 
 from rummykit.bots.greedy import fits_table, pile_index, uses_card
-from rummykit.cards import JOKER_CODE, Card, make_deck
+from rummykit.cards import JOKER_CODE, without
 from rummykit.engine.actions import Action
 from rummykit.melds import best_deadwood, card_points, find_melds, make_meld, meld_points
 from rummykit.rules import Rules
@@ -112,7 +112,7 @@ class ExpertBot:
         rules = view.rules
         hand = list(view.hand)
         _, melds = partition(hand, rules)
-        loose = _without(hand, [c for m in melds for c in m])
+        loose = without(hand, [c for m in melds for c in m])
         meld_actions = [a for a in legal if a.kind == "meld"]
         wanted = {tuple(sorted(m)) for m in melds}
         planned = [a for a in meld_actions if tuple(sorted(a.cards)) in wanted]
@@ -142,7 +142,7 @@ class ExpertBot:
             return False
         if rules.scoring == "melded" or rules.opening:
             return False
-        if _has_laid(view):
+        if view.laid[view.seat]:
             return False
         opponents = [view.hand_sizes[s] for s in range(len(view.hand_sizes))
                      if s != view.seat and view.active[s]]
@@ -195,22 +195,9 @@ class ExpertBot:
 
 
 def _unseen(view: View) -> list[int]:
-    """Cards this seat has not seen: not in its hand, on the table or thrown on the pile.
-
-    Cards an opponent took from the pile are seen too (that opponent holds them)."""
-    counts: dict[int, int] = {}
-    for card in make_deck(view.rules.decks, view.rules.jokers):
-        counts[card] = counts.get(card, 0) + 1
-    seen: list[int] = [*view.hand, *view.pile]
-    for meld in view.melds:
-        seen.extend(meld.cards)
-    for _, text in view.history:
-        if text.startswith("discard "):
-            seen.append(Card.parse(text.split()[1]))
-    for c in seen:
-        if counts.get(c, 0) > 0:
-            counts[c] -= 1
-    return [c for c, k in counts.items() for _ in range(k)]
+    """Cards this seat cannot place: not in its hand, on the table, in the pile, nor known
+    to be in another hand (the view's knowledge)."""
+    return list(view.knowledge.unseen)
 
 
 def _outs(card: int, hand: Sequence[int], unseen: Sequence[int], rules: Rules) -> int:
@@ -248,14 +235,7 @@ def _meld_pairs(card: int, unseen: set[int]) -> int:
 
 def _loose_cards(hand: Sequence[int], rules: Rules) -> list[int]:
     _, melds = partition(hand, rules)
-    return _without(list(hand), [c for m in melds for c in m])
-
-
-def _without(hand: Sequence[int], cards: Sequence[int]) -> list[int]:
-    rest = list(hand)
-    for c in cards:
-        rest.remove(c)
-    return rest
+    return without(list(hand), [c for m in melds for c in m])
 
 
 def _potential(card: int, hand: Sequence[int]) -> int:
@@ -273,27 +253,9 @@ def _potential(card: int, hand: Sequence[int]) -> int:
 def _opponent_interest(view: View) -> tuple[list[int], set[int]]:
     """Cards opponents took from the pile (they collect these), and ranks they threw away."""
     wanted = [int(c) for seat, cards in view.pile_draws if seat != view.seat for c in cards[:1]]
-    unwanted: set[int] = set()
-    for seat, text in view.history:
-        if seat != view.seat and text.startswith("discard "):
-            word = text.split()[1]
-            if word != "JK":
-                unwanted.add(_rank_index(word))
+    unwanted = {
+        action.cards[0] % 13 for seat, action in view.history
+        if seat != view.seat and action.kind == "discard" and action.cards[0] != JOKER_CODE
+    }
     return wanted, unwanted
-
-
-def _rank_index(word: str) -> int:
-    return int(Card.parse(word)) % 13
-
-
-def _has_laid(view: View) -> bool:
-    """Whether this seat melded or laid off in an earlier turn of the deal."""
-    turn_start = len(view.history)
-    for i in range(len(view.history) - 1, -1, -1):
-        seat = view.history[i][0]
-        if seat != view.seat:
-            break
-        turn_start = i
-    return any(seat == view.seat and text.split()[0] in ("meld", "layoff")
-               for seat, text in view.history[:turn_start])
 

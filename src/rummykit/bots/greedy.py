@@ -8,13 +8,12 @@ from collections.abc import Sequence
 
 from rummykit.cards import JOKER_CODE
 from rummykit.engine.actions import Action
-from rummykit.errors import IllegalActionError
 from rummykit.melds import (
     Meld,
     best_deadwood,
     card_points,
     find_melds,
-    layoff,
+    fits,
     make_meld,
     meld_points,
 )
@@ -26,13 +25,7 @@ __all__ = ["GreedyBot", "fits_table", "pile_index", "uses_card"]
 
 def fits_table(melds: Sequence[Meld], card: int, rules: Rules) -> bool:
     """Whether ``card`` could be laid off on one of ``melds``."""
-    for meld in melds:
-        try:
-            layoff(meld, card, rules, 0)
-        except IllegalActionError:
-            continue
-        return True
-    return False
+    return any(fits(meld, card, rules) for meld in melds)
 
 
 def uses_card(view: View, card: int, extra: Sequence[int] = ()) -> bool:

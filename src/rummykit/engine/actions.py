@@ -11,20 +11,23 @@ True
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Literal, NamedTuple, get_args
 
 from rummykit.cards import CARDS, Card, format_cards
 from rummykit.errors import NotationError
 
-__all__ = ["DRAW_PILE", "DRAW_STOCK", "END", "Action"]
+__all__ = ["DRAW_PILE", "DRAW_STOCK", "END", "KINDS", "Action", "ActionKind"]
 
-KINDS = ("draw-stock", "draw-pile", "meld", "layoff", "discard", "end")
+ActionKind = Literal["draw-stock", "draw-pile", "meld", "layoff", "discard", "end"]
+"""The kinds of action."""
+
+KINDS: tuple[ActionKind, ...] = get_args(ActionKind)
 
 
 class Action(NamedTuple):
     """One player action. Immutable and hashable; ``str()`` gives the record notation."""
 
-    kind: str
+    kind: ActionKind
     """One of ``draw-stock``, ``draw-pile``, ``meld``, ``layoff``, ``discard``, ``end``."""
     cards: tuple[int, ...] = ()
     """The cards it names: the chosen pile card, the meld, the laid-off or discarded card."""
@@ -34,16 +37,18 @@ class Action(NamedTuple):
     """For a joker laid off on a run: at its low end."""
 
     def __str__(self) -> str:
-        kind = self.kind
-        if kind == "draw-stock":
-            return "draw stock"
-        if kind == "draw-pile":
-            return "draw pile " + format_cards(self.cards) if self.cards else "draw pile"
-        if kind == "layoff":
-            return f"layoff {format_cards(self.cards)} {self.meld}" + (" low" if self.low else "")
-        if kind == "end":
-            return "end"
-        return f"{kind} {format_cards(self.cards)}"
+        match self.kind:
+            case "draw-stock":
+                return "draw stock"
+            case "draw-pile":
+                return "draw pile " + format_cards(self.cards) if self.cards else "draw pile"
+            case "layoff":
+                return (f"layoff {format_cards(self.cards)} {self.meld}"
+                        + (" low" if self.low else ""))
+            case "end":
+                return "end"
+            case "meld" | "discard":
+                return f"{self.kind} {format_cards(self.cards)}"
 
     @property
     def card_objects(self) -> tuple[Card, ...]:
@@ -57,44 +62,51 @@ class Action(NamedTuple):
         words = text.split()
         if not words:
             raise NotationError("an empty action: write draw, meld, layoff, discard or end")
-        verb = words[0].lower()
-        rest = words[1:]
-        if verb == "draw":
-            if not rest or rest[0].lower() not in ("stock", "pile"):
-                raise NotationError(f"{text!r}: write 'draw stock' or 'draw pile'")
-            if rest[0].lower() == "stock":
+        verb, rest = words[0].lower(), words[1:]
+        match verb:
+            case "draw":
+                return _parse_draw(text, [w.lower() for w in rest])
+            case "meld":
+                if not rest:
+                    raise NotationError(f"{text!r}: name the cards of the meld")
+                return Action("meld", tuple(Card.parse(w) for w in rest))
+            case "layoff":
+                low = len(rest) == 3 and rest[2].lower() == "low"
+                if len(rest) != 2 + low:
+                    raise NotationError(f"{text!r}: write 'layoff CARD MELD' (and 'low' for a "
+                                        "joker at a run's low end)")
+                number = rest[1]
+                if not (number.isascii() and number.isdigit()) or not 1 <= len(number) <= 6 \
+                        or int(number) < 1:
+                    raise NotationError(f"{text!r}: the meld number counts from 1")
+                return Action("layoff", (Card.parse(rest[0]),), int(number), low)
+            case "discard":
                 if len(rest) != 1:
-                    raise NotationError(f"{text!r}: 'draw stock' takes nothing more")
-                return DRAW_STOCK
-            if len(rest) == 1:
-                return DRAW_PILE
-            if len(rest) != 2:
-                raise NotationError(f"{text!r}: write 'draw pile' or 'draw pile CARD'")
-            return Action("draw-pile", (Card.parse(rest[1]),))
-        if verb == "meld":
-            if not rest:
-                raise NotationError(f"{text!r}: name the cards of the meld")
-            return Action("meld", tuple(Card.parse(w) for w in rest))
-        if verb == "layoff":
-            low = len(rest) == 3 and rest[2].lower() == "low"
-            if len(rest) != 2 + low:
-                raise NotationError(f"{text!r}: write 'layoff CARD MELD' (and 'low' for a joker "
-                                    "at a run's low end)")
-            if not (rest[1].isascii() and rest[1].isdigit()) or int(rest[1]) < 1:
-                raise NotationError(f"{text!r}: the meld number counts from 1")
-            return Action("layoff", (Card.parse(rest[0]),), int(rest[1]), low)
-        if verb == "discard":
-            if len(rest) != 1:
-                raise NotationError(f"{text!r}: write 'discard CARD'")
-            return Action("discard", (Card.parse(rest[0]),))
-        if verb == "end":
-            if rest:
-                raise NotationError(f"{text!r}: 'end' takes nothing more")
-            return END
+                    raise NotationError(f"{text!r}: write 'discard CARD'")
+                return Action("discard", (Card.parse(rest[0]),))
+            case "end":
+                if rest:
+                    raise NotationError(f"{text!r}: 'end' takes nothing more")
+                return END
         raise NotationError(
             f"{text!r}: unknown action {words[0]!r}; the actions are draw, meld, layoff, "
             "discard and end"
         )
+
+
+def _parse_draw(text: str, rest: list[str]) -> Action:
+    match rest:
+        case ["stock"]:
+            return DRAW_STOCK
+        case ["pile"]:
+            return DRAW_PILE
+        case ["pile", chosen]:
+            return Action("draw-pile", (Card.parse(chosen),))
+        case ["stock", *_]:
+            raise NotationError(f"{text!r}: 'draw stock' takes nothing more")
+        case ["pile", *_]:
+            raise NotationError(f"{text!r}: write 'draw pile' or 'draw pile CARD'")
+    raise NotationError(f"{text!r}: write 'draw stock' or 'draw pile'")
 
 
 DRAW_STOCK = Action("draw-stock")

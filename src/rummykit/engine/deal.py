@@ -12,80 +12,45 @@ generated without checking it again, for bots and search.
 'draw-stock'
 >>> deal.phase
 'play'
+
+The dealing and the layout check live in :mod:`rummykit.engine.layout`, the look-ahead of
+the no-dead-ends rule in :mod:`rummykit.engine.finish`, the deal's score in
+:mod:`rummykit.engine.scoring` and what each seat may know in
+:mod:`rummykit.engine.knowledge`.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
 
-from rummykit.cards import JOKER_CODE, format_cards, make_deck
+from rummykit.cards import format_cards
 from rummykit.engine.actions import DRAW_PILE, DRAW_STOCK, END, Action
-from rummykit.errors import IllegalActionError, RecordError
-from rummykit.melds import (
-    Meld,
-    find_melds,
-    hand_points,
-    layoff,
-    make_meld,
-    meld_points,
+from rummykit.engine.finish import dead_end, finishable_after, usable_after_draw
+from rummykit.engine.layout import (
+    Layout,
+    check_layout,
+    deal_layout,
+    refill_rng,
+    shuffle,
 )
+from rummykit.engine.scoring import DealEnd, DealResult, deal_points
+from rummykit.errors import IllegalActionError, RecordError
+from rummykit.melds import Meld, find_melds, layoff, layoff_ends, make_meld, meld_points
 from rummykit.rules import Rules
 
-__all__ = ["Deal", "DealResult", "Layout", "LegalActions"]
+if TYPE_CHECKING:
+    from rummykit.engine.knowledge import Knowledge, Tracker
 
-DRAW, PLAY, OVER = "draw", "play", "over"
+__all__ = ["Deal", "DealResult", "Event", "Layout", "LegalActions", "Phase"]
 
+Phase = Literal["draw", "play", "over"]
+"""A turn starts in ``draw``; after the draw the player melds, lays off and discards in
+``play``; ``over`` once the deal has ended."""
 
-@dataclass(frozen=True, slots=True)
-class Layout:
-    """A deal's starting position: the hands, the stock (top card first) and the pile
-    (bottom card first, so its last card is the top)."""
-
-    hands: tuple[tuple[int, ...], ...]
-    stock: tuple[int, ...]
-    pile: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class DealResult:
-    """How a deal ended: ``winner`` went out (None in a stalemate), whether it was rummy,
-    and what the deal adds to each player's total."""
-
-    winner: int | None
-    rummy: bool
-    points: tuple[int, ...]
-
-    def to_json(self) -> dict[str, object]:
-        return {"winner": self.winner, "rummy": self.rummy, "points": list(self.points)}
-
-
-def shuffled_layout(
-    rules: Rules, players: int, dealer: int, seed: int, index: int,
-    active: Sequence[bool] | None = None,
-) -> Layout:
-    """The layout the engine deals from a seed: shuffle, then one card at a time clockwise
-    from the dealer's left, then one card face up to start the pile."""
-    deck = make_deck(rules.decks, rules.jokers)
-    random.Random(f"rummykit/deal/{seed}/{index}").shuffle(deck)
-    seats = _seats_from(dealer, players, active)
-    size = rules.hand_size_for(sum(1 for s in range(players) if active is None or active[s]))
-    hands: list[list[int]] = [[] for _ in range(players)]
-    top = 0
-    for _ in range(size):
-        for seat in seats:
-            hands[seat].append(deck[top])
-            top += 1
-    pile = (deck[top],)
-    stock = tuple(deck[top + 1:])
-    return Layout(tuple(tuple(h) for h in hands), stock, pile)
-
-
-def _seats_from(dealer: int, players: int, active: Sequence[bool] | None) -> list[int]:
-    """Active seats clockwise, starting left of the dealer."""
-    order = [(dealer + k) % players for k in range(1, players + 1)]
-    return [s for s in order if active is None or active[s]]
+Event = Literal["turn-over", "refill"]
+"""What happens to the stock between actions: the pile turned over into a new stock, or
+all of it but its top card shuffled into one."""
 
 
 class Deal:
@@ -96,12 +61,16 @@ class Deal:
     """
 
     __slots__ = (
+        "_events",
         "_history",
         "_laid",
         "_movers",
         "_opened",
         "_pile_log",
+        "_positions",
         "_result",
+        "_tracker",
+        "_turn_key",
         "active",
         "dealer",
         "hands",
@@ -136,7 +105,7 @@ class Deal:
     pile: list[int]  # top card last
     table: list[Meld]
     to_move: int
-    phase: str
+    phase: Phase
     taken: int  # card taken from the pile this turn, or -1
     pending: int  # pile card that must still be used this turn, or -1
     turn_melds: int
@@ -149,14 +118,17 @@ class Deal:
     _history: list[Action]
     _movers: list[int]
     _pile_log: list[tuple[int, tuple[int, ...]]]
+    _events: list[tuple[int, Event]]
+    _positions: dict[tuple[object, ...], int] | None
+    _turn_key: tuple[object, ...] | None
+    _tracker: Tracker | None
     _result: DealResult | None
 
     def __init__(
         self, rules: Rules, *, players: int, dealer: int, layout: Layout, seed: int = 0,
         index: int = 0, active: Sequence[bool] | None = None,
     ) -> None:
-        if not 2 <= players <= 6:
-            raise RecordError(f"{players} players: Rummy is played by 2 to 6")
+        rules.check_players(players)
         if not 0 <= dealer < players:
             raise RecordError(f"dealer {dealer} is not a seat (0 to {players - 1})")
         self.active = tuple(active) if active is not None else (True,) * players
@@ -164,7 +136,7 @@ class Deal:
             raise RecordError("a deal needs at least two active players")
         if not self.active[dealer]:
             raise RecordError(f"dealer {dealer} is out of the match")
-        _check_layout(rules, players, self.active, layout)
+        check_layout(rules, layout, players=players, active=self.active)
         self.rules = rules
         self.players = players
         self.dealer = dealer
@@ -176,7 +148,7 @@ class Deal:
         self.pile = list(layout.pile)
         self.table = []
         self.to_move = self._next_seat(dealer)
-        self.phase = DRAW
+        self.phase = "draw"
         self.taken = -1
         self.pending = -1
         self.turn_melds = 0
@@ -189,6 +161,10 @@ class Deal:
         self._history = []
         self._movers = []
         self._pile_log = []
+        self._events = []
+        self._positions = None
+        self._turn_key = None
+        self._tracker = None
         self._result = None
         self._begin_turn()
 
@@ -198,9 +174,8 @@ class Deal:
         active: Sequence[bool] | None = None,
     ) -> Deal:
         """Shuffle and deal from ``seed`` (``index`` tells deals of one match apart)."""
-        if not 2 <= players <= 6:
-            raise RecordError(f"{players} players: Rummy is played by 2 to 6")
-        layout = shuffled_layout(rules, players, dealer, seed, index, active)
+        rules.check_players(players)
+        layout = deal_layout(rules, players, dealer, seed, index, active)
         return cls(rules, players=players, dealer=dealer, layout=layout, seed=seed,
                    index=index, active=active)
 
@@ -232,6 +207,10 @@ class Deal:
         new._history = self._history[:]
         new._movers = self._movers[:]
         new._pile_log = self._pile_log[:]
+        new._events = self._events[:]
+        new._positions = dict(self._positions) if self._positions else None
+        new._turn_key = self._turn_key
+        new._tracker = self._tracker.copy() if self._tracker is not None else None
         new._result = self._result
         return new
 
@@ -239,7 +218,7 @@ class Deal:
 
     @property
     def is_over(self) -> bool:
-        return self.phase == OVER
+        return self.phase == "over"
 
     @property
     def result(self) -> DealResult | None:
@@ -255,6 +234,12 @@ class Deal:
     def pile_draws(self) -> tuple[tuple[int, tuple[int, ...]], ...]:
         """Every draw from the pile: the seat and the cards it took (public, bottom first)."""
         return tuple(self._pile_log)
+
+    @property
+    def events(self) -> tuple[tuple[int, Event], ...]:
+        """Every turn-over and refill of the stock, each with the number of actions played
+        before it (a turn-over happens within the ``draw stock`` at that index)."""
+        return tuple(self._events)
 
     @property
     def last_mover(self) -> int | None:
@@ -278,15 +263,25 @@ class Deal:
     def meld_limit_reached(self) -> bool:
         return self.rules.melds_per_turn == "one" and self.turn_melds >= 1
 
+    def knowledge(self, seat: int) -> Knowledge:
+        """What ``seat`` knows of where every card is (see :mod:`rummykit.engine.knowledge`)."""
+        from rummykit.engine.knowledge import Tracker
+
+        if self._tracker is None:
+            self._tracker = Tracker(self)
+        return self._tracker.knowledge(self, seat)
+
     # -- legal actions -----------------------------------------------------------------
 
     def legal_actions(self) -> list[Action]:
         """Every legal action of the player to move (none once the deal is over)."""
-        if self.phase == PLAY:
-            return self._play_actions()
-        if self.phase == DRAW:
-            return self._draw_actions()
-        return []
+        match self.phase:
+            case "play":
+                return self._play_actions()
+            case "draw":
+                return self._draw_actions()
+            case "over":
+                return []
 
     @property
     def legal(self) -> LegalActions:
@@ -323,19 +318,15 @@ class Deal:
         if not self.meld_limit_reached:
             for cards in find_melds(hand, rules):
                 meld = make_meld(cards, rules, seat)
-                if self._finishable_after(cards, meld, None):
+                if finishable_after(self, cards, meld, None):
                     out.append(Action("meld", cards))
         if self._opened[seat] and self.table:
             distinct = set(hand)
             for number, meld in enumerate(self.table, 1):
                 for c in distinct:
-                    ends = (False, True) if c == JOKER_CODE and meld.kind == "run" else (False,)
-                    for low in ends:
-                        try:
-                            new = layoff(meld, c, rules, seat, low)
-                        except IllegalActionError:
-                            continue
-                        if self._finishable_after((c,), new, number - 1):
+                    for low in layoff_ends(meld, c, rules):
+                        new = layoff(meld, c, rules, seat, low)
+                        if finishable_after(self, (c,), new, number - 1):
                             out.append(Action("layoff", (c,), number, low))
         for c in sorted(set(hand)):
             if self._discard_problem(c) is None:
@@ -348,7 +339,7 @@ class Deal:
         """Raise :class:`IllegalActionError` naming the rule if ``action`` is illegal now."""
         problem = self._problem(action)
         if problem is not None:
-            raise IllegalActionError(problem)
+            raise problem
 
     def can(self, action: Action) -> bool:
         """Whether ``action`` is legal now."""
@@ -365,86 +356,121 @@ class Deal:
         self.push(action)
         return action
 
-    def _problem(self, action: Action) -> str | None:
-        if self.phase == OVER:
-            return "the deal is over"
-        seat = self.to_move
+    def _problem(self, action: Action) -> IllegalActionError | None:
+        if self.phase == "over":
+            return IllegalActionError("the deal is over", code="deal-over")
         kind = action.kind
-        if self.phase == DRAW:
+        cards = action.cards
+        if kind in ("meld", "layoff", "discard") and (
+                not cards or (kind != "meld" and len(cards) != 1)):
+            return IllegalActionError(f"{kind} needs its cards: {kind} takes "
+                                      + ("cards" if kind == "meld" else "one card"),
+                                      code="malformed-action")
+        if self.phase == "draw":
             if kind in ("draw-stock", "draw-pile", "end"):
                 return self._draw_problem(action)
-            return f"player {seat} must draw first: 'draw stock' or 'draw pile'"
-        if kind in ("draw-stock", "draw-pile"):
-            return "you have drawn already this turn: meld, lay off or discard"
-        if kind == "end":
-            return "'end' only declines the pile when the stock is empty, before drawing"
-        hand = self.hands[seat]
-        missing = _missing(hand, action.cards)
-        if missing:
-            return f"{missing} is not in your hand"
-        if kind == "discard":
-            return self._discard_problem(action.cards[0])
-        if kind == "meld":
-            if self.meld_limit_reached:
-                return "one meld per turn: you have laid a meld this turn (lay-offs are still open)"
-            try:
-                meld = make_meld(action.cards, self.rules, seat)
-            except IllegalActionError as err:
-                return str(err)
-            return self._dead_end_problem(action.cards, meld, None)
-        if kind == "layoff":
-            if not self._opened[seat]:
-                return (f"opening: lay-offs come once you have opened with melds worth "
-                        f"{self.rules.opening} or more")
-            if not 1 <= action.meld <= len(self.table):
-                return f"there is no meld {action.meld} on the table ({len(self.table)} melds)"
-            c = action.cards[0]
-            if action.low and (c != JOKER_CODE or self.table[action.meld - 1].kind != "run"):
-                return "'low' places a joker at a run's low end; other lay-offs take no 'low'"
-            try:
-                new = layoff(self.table[action.meld - 1], c, self.rules, seat, action.low)
-            except IllegalActionError as err:
-                return str(err)
-            return self._dead_end_problem(action.cards, new, action.meld - 1)
-        return f"unknown action kind {kind!r}"
+            return IllegalActionError(
+                f"player {self.to_move} must draw first: 'draw stock' or 'draw pile'",
+                code="draw-first", params={"player": self.to_move})
+        seat = self.to_move
+        match kind:
+            case "draw-stock" | "draw-pile":
+                return IllegalActionError(
+                    "you have drawn already this turn: meld, lay off or discard",
+                    code="drawn-already")
+            case "end":
+                return IllegalActionError(
+                    "'end' only declines the pile when the stock is empty, before drawing",
+                    code="drawn-already")
+        missing = _missing(self.hands[seat], cards)
+        if missing is not None:
+            return IllegalActionError(f"{missing} is not in your hand", code="not-in-hand",
+                                      params={"card": missing})
+        match kind:
+            case "discard":
+                return self._discard_problem(cards[0])
+            case "meld":
+                if self.meld_limit_reached:
+                    return IllegalActionError(
+                        "one meld per turn: you have laid a meld this turn (lay-offs are "
+                        "still open)", code="one-meld-per-turn")
+                try:
+                    meld = make_meld(cards, self.rules, seat)
+                except IllegalActionError as err:
+                    return err
+                if finishable_after(self, cards, meld, None):
+                    return None
+                return dead_end(self, cards, meld)
+            case "layoff":
+                if not self._opened[seat]:
+                    return IllegalActionError(
+                        f"opening: lay-offs come once you have opened with melds worth "
+                        f"{self.rules.opening} or more", code="not-opened",
+                        params={"needed": self.rules.opening})
+                if not 1 <= action.meld <= len(self.table):
+                    return IllegalActionError(
+                        f"there is no meld {action.meld} on the table ({len(self.table)} melds)",
+                        code="no-such-meld",
+                        params={"meld": action.meld, "melds": len(self.table)})
+                try:
+                    new = layoff(self.table[action.meld - 1], cards[0], self.rules, seat,
+                                 action.low)
+                except IllegalActionError as err:
+                    return err
+                if finishable_after(self, cards, new, action.meld - 1):
+                    return None
+                return dead_end(self, cards, new)
+        return None  # pragma: no cover - every kind is matched above
 
-    def _draw_problem(self, action: Action) -> str | None:
+    def _draw_problem(self, action: Action) -> IllegalActionError | None:
         rules = self.rules
-        if action.kind == "end":
-            if rules.stock_out != "end":
-                return "'end' is not a move in these rules"
-            if self.stock:
-                return "'end' declines the pile only when the stock is empty"
-            return None
-        if action.kind == "draw-stock":
-            if self.stock:
+        match action.kind:
+            case "end":
+                if rules.stock_out != "end":
+                    return IllegalActionError("'end' is not a move in these rules",
+                                              code="end-not-a-move")
+                if self.stock:
+                    return IllegalActionError(
+                        "'end' declines the pile only when the stock is empty",
+                        code="end-stock-not-empty")
                 return None
-            if rules.stock_out == "turn-over":
-                return None if self.pile else "the stock and the pile are empty"
-            return "the stock is empty: take from the pile" + (
-                " or write 'end' to end the deal" if rules.stock_out == "end" else "")
+            case "draw-stock":
+                if self.stock:
+                    return None
+                if rules.stock_out == "turn-over":
+                    return None if self.pile else IllegalActionError(
+                        "the stock and the pile are empty", code="stock-and-pile-empty")
+                return IllegalActionError(
+                    "the stock is empty: take from the pile" + (
+                        " or write 'end' to end the deal" if rules.stock_out == "end" else ""),
+                    code="stock-empty")
         if not self.pile:
-            return "the pile is empty"
+            return IllegalActionError("the pile is empty", code="pile-empty")
         index = len(self.pile) - 1
         if action.cards:
             c = action.cards[0]
             found = _last_index(self.pile, c)
             if found < 0:
-                return f"{format_cards([c])} is not in the pile"
+                text = format_cards([c])
+                return IllegalActionError(f"{text} is not in the pile", code="not-in-pile",
+                                          params={"card": text})
             if found != index and rules.draw_pile != "any":
-                return "only the top card of the pile may be taken"
+                return IllegalActionError("only the top card of the pile may be taken",
+                                          code="pile-top-only")
             index = found
         return self._draw_pile_problem(index)
 
-    def _draw_pile_problem(self, index: int) -> str | None:
+    def _draw_pile_problem(self, index: int) -> IllegalActionError | None:
         chosen = self.pile[index]
         if self.rules.pile_card_must_be_used:
-            if not self._usable_after_draw(index):
-                return (f"{format_cards([chosen])} can be taken only to be melded or laid off "
-                        "this turn, and it cannot be")
+            text = format_cards([chosen])
+            if not usable_after_draw(self, index):
+                return IllegalActionError(
+                    f"{text} can be taken only to be melded or laid off this turn, and it "
+                    "cannot be", code="pile-card-unusable", params={"card": text})
             rules = self.rules
-            if rules.last_discard == "optional" and not (rules.opening and not self._opened[
-                    self.to_move]):
+            if rules.last_discard == "optional" and not (
+                    rules.opening and not self._opened[self.to_move]):
                 return None
             # A compulsory last discard or an opening to reach: try the turn out.
             trial = self.copy()
@@ -452,236 +478,101 @@ class Deal:
                        else DRAW_PILE)
             if trial.legal_actions():
                 return None
-            return (f"you could not finish the turn after taking {format_cards([chosen])}: "
-                    "using it would leave no legal way to end the turn")
+            return IllegalActionError(
+                f"you could not finish the turn after taking {text}: using it would leave no "
+                "legal way to end the turn", code="pile-draw-dead-end", params={"card": text})
         if any(c != chosen for c in self.hands[self.to_move]):
             return None
         trial = self.copy()
         trial.push(DRAW_PILE)
         if trial.legal_actions():
             return None
-        return (f"you could not end the turn after taking {format_cards([chosen])}: it may not "
-                "be discarded and nothing else could be played")
+        text = format_cards([chosen])
+        return IllegalActionError(
+            f"you could not end the turn after taking {text}: it may not be discarded and "
+            "nothing else could be played", code="pile-draw-dead-end", params={"card": text})
 
-    def _discard_problem(self, c: int) -> str | None:
+    def _discard_problem(self, c: int) -> IllegalActionError | None:
         rules = self.rules
         seat = self.to_move
         if self.pending >= 0:
-            return (f"you took {format_cards([self.pending])} from the pile and must meld or lay "
-                    "it off before the turn ends")
+            text = format_cards([self.pending])
+            return IllegalActionError(
+                f"you took {text} from the pile and must meld or lay it off before the turn "
+                "ends", code="must-use-pile-card", params={"card": text})
         if not self._opened[seat] and self.turn_value:
-            return (f"opening: your melds this turn are worth {self.turn_value}; a first "
-                    f"melding turn needs {rules.opening} or more")
-        if c == self.taken:
-            hand = self.hands[seat]
-            if not (rules.taken_discard == "last-card" and len(hand) == 1):
-                return (f"you took {format_cards([c])} from the pile this turn and may not "
-                        "discard it" + (" (unless it is your last card)"
-                                        if rules.taken_discard == "last-card" else ""))
+            return IllegalActionError(
+                f"opening: your melds this turn are worth {self.turn_value}; a first melding "
+                f"turn needs {rules.opening} or more", code="opening-short",
+                params={"value": self.turn_value, "needed": rules.opening})
+        if c == self.taken and not (rules.taken_discard == "last-card"
+                                    and len(self.hands[seat]) == 1):
+            text = format_cards([c])
+            return IllegalActionError(
+                f"you took {text} from the pile this turn and may not discard it"
+                + (" (unless it is your last card)" if rules.taken_discard == "last-card"
+                   else ""), code="taken-discard", params={"card": text})
         return None
-
-    # -- the no-dead-ends rule ---------------------------------------------------------
-
-    def _dead_end_problem(
-        self, used: Sequence[int], meld: Meld, replaces: int | None
-    ) -> str | None:
-        if self._finishable_after(used, meld, replaces):
-            return None
-        rules = self.rules
-        rest = _without(self.hands[self.to_move], used)
-        if not rest and rules.last_discard == "required":
-            return "compulsory last discard: you must keep a card to discard"
-        if self.pending >= 0 and self.pending not in used:
-            return (f"you must still meld or lay off {format_cards([self.pending])} this turn, "
-                    "and after this you could not")
-        if not self._opened[self.to_move] and rules.opening:
-            return (f"opening: after this your melds this turn could no longer reach "
-                    f"{rules.opening}")
-        return ("you could not end the turn after this: the only card left may not be "
-                "discarded")
-
-    def _finishable_after(self, used: Sequence[int], meld: Meld, replaces: int | None) -> bool:
-        """Whether the player could still end the turn legally after melding or laying
-        off ``used`` (making ``meld``, which replaces table meld ``replaces`` if given)."""
-        rules = self.rules
-        seat = self.to_move
-        hand = self.hands[seat]
-        rest = _without(hand, used)
-        pending = self.pending
-        if pending >= 0 and pending in used:
-            pending = -1
-        opened = self._opened[seat]
-        value = self.turn_value
-        if not opened:
-            value += meld_points(meld, rules)
-            opened = value >= rules.opening
-        if pending < 0 and opened:
-            return self._can_end_with(rest, meld, replaces)
-        table = self.table[:]
-        if replaces is None:
-            table.append(meld)
-        else:
-            table[replaces] = meld
-        if rules.melds_per_turn == "one":
-            melds_left = max(0, 1 - self.turn_melds - (1 if replaces is None else 0))
-        else:
-            melds_left = 99
-        return self._search_finish(tuple(sorted(rest)), table, pending, opened, value,
-                                   melds_left, {})
-
-    def _ends_now(self, rest: Sequence[int]) -> bool:
-        """With no rule of the turn pending, whether a hand of ``rest`` ends the turn at
-        once: empty (going out, where allowed) or holding a card that may be discarded."""
-        rules = self.rules
-        if not rest:
-            return rules.last_discard == "optional"
-        taken = self.taken
-        if taken < 0 or any(c != taken for c in rest):
-            return True
-        return len(rest) == 1 and rules.taken_discard == "last-card"
-
-    def _can_end_with(self, rest: list[int], meld: Meld, replaces: int | None) -> bool:
-        """No rule of the whole turn is pending: can ``rest`` be discarded from or emptied?"""
-        if self._ends_now(rest):
-            return True
-        taken = self.taken
-        if len(rest) == 1 and rest[0] == taken and self.rules.last_discard == "optional":
-            # The one card left may not be discarded; laying it off would still go out.
-            table = self.table[:]
-            if replaces is None:
-                table.append(meld)
-            else:
-                table[replaces] = meld
-            return any(_fits_any(m, taken, self.rules) for m in table)
-        return False
-
-    def _search_finish(
-        self, rest: tuple[int, ...], table: list[Meld], pending: int, opened: bool, value: int,
-        melds_left: int, memo: dict[tuple[object, ...], bool],
-    ) -> bool:
-        """Depth-first: is there a way to finish the turn from here? (Rare, slow path.)"""
-        rules = self.rules
-        if pending < 0 and opened and self._ends_now(rest):
-            return True
-        key = (rest, pending, opened, value, melds_left, tuple(table))
-        if key in memo:
-            return memo[key]
-        memo[key] = False
-        seat = self.to_move
-        found = False
-        if pending >= 0 and opened and rules.last_discard == "optional":
-            # The pile card must be used: a meld with it or a lay-off of it settles that
-            # (what is left can then be discarded, or the hand is empty and the player out).
-            found = self._pending_usable(list(rest), table, pending, melds_left > 0)
-            if found:
-                memo[key] = True
-                return True
-        if melds_left > 0:
-            for cards in find_melds(rest, rules):
-                meld = make_meld(cards, rules, seat)
-                new_value = value if opened else value + meld_points(meld, rules)
-                left = tuple(_without(list(rest), cards))
-                if self._search_finish(
-                    left, [*table, meld], -1 if pending in cards else pending,
-                    opened or new_value >= rules.opening, new_value, melds_left - 1, memo,
-                ):
-                    found = True
-                    break
-        if not found and opened:
-            for i, meld in enumerate(table):
-                for c in set(rest):
-                    try:
-                        new = layoff(meld, c, rules, seat)
-                    except IllegalActionError:
-                        continue
-                    left = tuple(_without(list(rest), (c,)))
-                    new_table = table[:]
-                    new_table[i] = new
-                    if self._search_finish(left, new_table, -1 if c == pending else pending,
-                                           opened, value, melds_left, memo):
-                        found = True
-                        break
-                if found:
-                    break
-        memo[key] = found
-        return found
-
-    def _pending_usable(
-        self, hand: list[int], table: list[Meld], card: int, can_meld: bool
-    ) -> bool:
-        rules = self.rules
-        if any(_fits_any(m, card, rules) for m in table):
-            return True
-        return can_meld and any(card in cards for cards in find_melds(hand, rules))
-
-    def _usable_after_draw(self, index: int) -> bool:
-        """rummy500: could the chosen pile card be melded or laid off this turn?
-
-        Directly, in a meld with cards of the hand, or on a run of the table once cards of
-        the hand have extended that run up to it."""
-        chosen = self.pile[index]
-        hand = self.hands[self.to_move] + self.pile[index:]
-        rules = self.rules
-        if self._opened[self.to_move]:
-            for meld in self.table:
-                if _fits_any(meld, chosen, rules) or _reaches(meld, chosen, hand, rules):
-                    return True
-        return any(chosen in cards for cards in find_melds(_near(hand, chosen), rules))
 
     # -- playing -----------------------------------------------------------------------
 
     def push(self, action: Action) -> None:
         """Play an action without checking it: only for actions from :meth:`legal_actions`."""
-        kind = action.kind
         seat = self.to_move
         rules = self.rules
         self._history.append(action)
         self._movers.append(seat)
-        if kind == "draw-stock":
-            if not self.stock:
-                # Turn the pile over without shuffling: its bottom card is the new top.
-                self.stock = self.pile[::-1]
-                self.pile = []
-                self.turn_overs_used += 1
-            self.hands[seat].append(self.stock.pop())
-            self.phase = PLAY
-        elif kind == "draw-pile":
-            pile = self.pile
-            index = _last_index(pile, action.cards[0]) if action.cards else len(pile) - 1
-            taken = pile[index:]
-            del pile[index:]
-            self._pile_log.append((seat, tuple(taken)))
-            self.hands[seat].extend(taken)
-            if rules.pile_card_must_be_used:
-                self.pending = taken[0]
-            else:
-                self.taken = taken[0]
-            self.phase = PLAY
-        elif kind == "meld":
-            meld = make_meld(action.cards, rules, seat)
-            self.table.append(meld)
-            self._use(seat, action.cards)
-            self.turn_melds += 1
-            if not self._opened[seat]:
-                self.turn_value += meld_points(meld, rules)
-                if self.turn_value >= rules.opening:
-                    self._opened[seat] = True
-            self._after_lay(seat)
-        elif kind == "layoff":
-            i = action.meld - 1
-            self.table[i] = layoff(self.table[i], action.cards[0], rules, seat, action.low)
-            self._use(seat, action.cards)
-            self._after_lay(seat)
-        elif kind == "discard":
-            hand = self.hands[seat]
-            hand.remove(action.cards[0])
-            self.pile.append(action.cards[0])
-            if not hand:
-                self._finish(seat)
-            else:
-                self._end_turn()
-        elif kind == "end":
-            self._finish(None)
+        match action.kind:
+            case "draw-stock":
+                if not self.stock:
+                    # Turn the pile over without shuffling: its bottom card is the new top.
+                    self.stock = self.pile[::-1]
+                    self.pile = []
+                    self.turn_overs_used += 1
+                    self._events.append((len(self._history) - 1, "turn-over"))
+                self.hands[seat].append(self.stock.pop())
+                self.phase = "play"
+                # The stock never grows back within a turn-over: no earlier position returns.
+                self._positions = None
+                self._turn_key = None
+            case "draw-pile":
+                self._count_position()
+                pile = self.pile
+                index = _last_index(pile, action.cards[0]) if action.cards else len(pile) - 1
+                taken = pile[index:]
+                del pile[index:]
+                self._pile_log.append((seat, tuple(taken)))
+                self.hands[seat].extend(taken)
+                if rules.pile_card_must_be_used:
+                    self.pending = taken[0]
+                else:
+                    self.taken = taken[0]
+                self.phase = "play"
+            case "meld":
+                meld = make_meld(action.cards, rules, seat)
+                self.table.append(meld)
+                self._use(seat, action.cards)
+                self.turn_melds += 1
+                if not self._opened[seat]:
+                    self.turn_value += meld_points(meld, rules)
+                    if self.turn_value >= rules.opening:
+                        self._opened[seat] = True
+                self._after_lay(seat)
+            case "layoff":
+                i = action.meld - 1
+                self.table[i] = layoff(self.table[i], action.cards[0], rules, seat, action.low)
+                self._use(seat, action.cards)
+                self._after_lay(seat)
+            case "discard":
+                hand = self.hands[seat]
+                hand.remove(action.cards[0])
+                self.pile.append(action.cards[0])
+                if not hand:
+                    self._finish(seat, "out")
+                else:
+                    self._end_turn()
+            case "end":
+                self._finish(None, "declined")
 
     def _use(self, seat: int, cards: Sequence[int]) -> None:
         hand = self.hands[seat]
@@ -690,10 +581,12 @@ class Deal:
         if self.pending >= 0 and self.pending in cards:
             self.pending = -1
         self.turn_laid = True
+        # Cards on the table never come back: no earlier position can return.
+        self._positions = None
 
     def _after_lay(self, seat: int) -> None:
         if not self.hands[seat]:
-            self._finish(seat)
+            self._finish(seat, "out")
 
     def _end_turn(self) -> None:
         seat = self.to_move
@@ -705,28 +598,33 @@ class Deal:
         self.turn_value = 0
         self.turn_laid = False
         self.to_move = self._next_seat(seat)
-        self.phase = DRAW
+        self.phase = "draw"
         self._begin_turn()
+        if self.phase == "draw":
+            self._check_repetition()
 
     def _begin_turn(self) -> None:
         """At the start of a turn: handle an empty stock by the rules."""
         if self.stock:
             return
         rules = self.rules
-        if rules.stock_out == "turn-over":
-            if self.turn_overs_used >= rules.turn_overs or not self.pile:
-                self._finish(None)
-        elif rules.stock_out == "refill":
-            if self.refills_used < rules.refills_for(sum(self.active)) and len(self.pile) > 1:
-                new_stock = self.pile[:-1]
-                random.Random(
-                    f"rummykit/refill/{self.seed}/{self.index}/{self.refills_used}"
-                ).shuffle(new_stock)
-                self.stock = new_stock
-                self.pile = self.pile[-1:]
-                self.refills_used += 1
-            else:
-                self._finish(None)
+        match rules.stock_out:
+            case "turn-over":
+                if self.turn_overs_used >= rules.turn_overs or not self.pile:
+                    self._finish(None, "turn-overs")
+            case "refill":
+                if self.refills_used < rules.refills_for(sum(self.active)) and len(self.pile) > 1:
+                    new_stock = self.pile[:-1]
+                    shuffle(new_stock, refill_rng(self.seed, self.index, self.refills_used))
+                    self.stock = new_stock
+                    self.pile = self.pile[-1:]
+                    self.refills_used += 1
+                    self._events.append((len(self._history), "refill"))
+                    self._positions = None
+                else:
+                    self._finish(None, "refills")
+            case "end":
+                pass
 
     def _next_seat(self, seat: int) -> int:
         n = self.players
@@ -735,30 +633,49 @@ class Deal:
             nxt = (nxt + 1) % n
         return nxt
 
+    # -- repetition ------------------------------------------------------------------
+
+    def _position(self) -> tuple[object, ...]:
+        """The position at the start of a turn, as far as it can differ from another one
+        since the stock or the table last changed: the player to move, the pile and every
+        hand. (The stock, the table, the turn-overs and refills used and who has opened or
+        laid cards are the same for all of them: a change to any of those is for good.)"""
+        return (self.to_move, tuple(self.pile), *(tuple(sorted(h)) for h in self.hands))
+
+    def _check_repetition(self) -> None:
+        """A new turn starts: end the deal if its position has now come up ``repetition``
+        times. Only positions left by a draw from the pile can come up again (a stock draw
+        or a card laid on the table changes the position for good), so only those are
+        counted (:meth:`_count_position`)."""
+        positions = self._positions
+        if not positions:
+            self._turn_key = None
+            return
+        key = self._position()
+        if positions.get(key, 0) + 1 >= self.rules.repetition:
+            self._finish(None, "repetition")
+        else:
+            self._turn_key = key
+
+    def _count_position(self) -> None:
+        """A draw from the pile leaves the position the turn started with: count it."""
+        key = self._turn_key if self._turn_key is not None else self._position()
+        self._turn_key = None
+        if self._positions is None:
+            self._positions = {}
+        self._positions[key] = self._positions.get(key, 0) + 1
+
     # -- the end of the deal -----------------------------------------------------------
 
-    def _finish(self, winner: int | None) -> None:
-        rules = self.rules
+    def _finish(self, winner: int | None, end: DealEnd) -> None:
         rummy = winner is not None and not self._laid[winner]
-        multiplier = rules.rummy_multiplier if rummy else 1
-        hands = [hand_points(h, rules) for h in self.hands]
-        points = [0] * self.players
-        if rules.scoring == "collect":
-            if winner is not None:
-                points[winner] = multiplier * sum(hands)
-        elif rules.scoring == "penalty":
-            if winner is not None:
-                points = [0 if s == winner else multiplier * hands[s] for s in range(self.players)]
-        else:
-            for s in range(self.players):
-                if not self.active[s]:
-                    continue
-                melded = sum(meld_points(m, rules, by=s) for m in self.table)
-                points[s] = melded - (multiplier if s != winner else 1) * hands[s]
-        self._result = DealResult(winner, rummy, tuple(points))
-        if self.phase == PLAY and winner is not None and self.turn_laid:
+        points = deal_points(self.rules, self.hands, self.table, self.active, winner, rummy)
+        self._result = DealResult(winner, rummy, points, end)
+        if self.phase == "play" and winner is not None and self.turn_laid:
             self._laid[winner] = True
-        self.phase = OVER
+        self.phase = "over"
+        self._positions = None
+        self._turn_key = None
 
     # -- debugging help ----------------------------------------------------------------
 
@@ -822,88 +739,8 @@ def _missing(hand: list[int], cards: Sequence[int]) -> str | None:
     return None
 
 
-def _without(hand: Sequence[int], cards: Sequence[int]) -> list[int]:
-    rest = list(hand)
-    for c in cards:
-        rest.remove(c)
-    return rest
-
-
 def _last_index(pile: list[int], c: int) -> int:
     for i in range(len(pile) - 1, -1, -1):
         if pile[i] == c:
             return i
     return -1
-
-
-def _fits_any(meld: Meld, c: int, rules: Rules) -> bool:
-    try:
-        layoff(meld, c, rules, 0)
-    except IllegalActionError:
-        if c == JOKER_CODE and meld.kind == "run":
-            try:
-                layoff(meld, c, rules, 0, low=True)
-            except IllegalActionError:
-                return False
-            return True
-        return False
-    return True
-
-
-def _reaches(meld: Meld, chosen: int, hand: list[int], rules: Rules) -> bool:
-    """Whether cards of ``hand`` could extend run ``meld`` until ``chosen`` fits its end."""
-    if meld.kind != "run" or chosen == JOKER_CODE or chosen // 13 != meld.suit:
-        return False
-    rank = chosen % 13 + 1
-    positions = [rank] + ([14] if rank == 1 and rules.high_aces else [])
-    present = {c % 13 + 1 for c in hand if c != JOKER_CODE and c // 13 == meld.suit}
-    if 1 in present and rules.high_aces:
-        present.add(14)
-    jokers = sum(1 for c in hand if c == JOKER_CODE)
-    for pos in positions:
-        if pos > meld.high + 1:
-            gap = range(meld.high + 1, pos)
-        elif pos < meld.low - 1:
-            gap = range(pos + 1, meld.low)
-        else:
-            continue
-        if sum(1 for p in gap if p not in present) <= jokers:
-            return True
-    return False
-
-
-def _near(hand: list[int], chosen: int) -> list[int]:
-    """The cards of a hand that could share a meld with ``chosen``."""
-    if chosen == JOKER_CODE:
-        return hand
-    suit, rank = divmod(chosen, 13)
-    return [c for c in hand if c == JOKER_CODE or c % 13 == rank or c // 13 == suit]
-
-
-def _check_layout(rules: Rules, players: int, active: tuple[bool, ...], layout: Layout) -> None:
-    if len(layout.hands) != players:
-        raise RecordError(f"the layout has {len(layout.hands)} hands for {players} players")
-    size = rules.hand_size_for(sum(active))
-    for seat, hand in enumerate(layout.hands):
-        want = size if active[seat] else 0
-        if len(hand) != want:
-            raise RecordError(
-                f"the layout gives player {seat} {len(hand)} cards; the rules deal {want}"
-            )
-    if not layout.pile:
-        raise RecordError("the layout's pile is empty: the deal turns up one card to start it")
-    counts: dict[int, int] = {}
-    for deck_card in make_deck(rules.decks, rules.jokers):
-        counts[deck_card] = counts.get(deck_card, 0) + 1
-    for group in (*layout.hands, layout.stock, layout.pile):
-        for c in group:
-            if counts.get(c, 0) == 0:
-                raise RecordError(
-                    f"the layout is not the deck: {format_cards([c])} appears too often"
-                )
-            counts[c] -= 1
-    short = [c for c, k in counts.items() if k]
-    if short:
-        raise RecordError(
-            f"the layout is not the deck: {format_cards(short[:5])} missing"
-        )

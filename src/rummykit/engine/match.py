@@ -8,11 +8,12 @@ True
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
 from rummykit.engine.actions import Action
-from rummykit.engine.deal import Deal, DealResult, Layout
+from rummykit.engine.deal import Deal
+from rummykit.engine.layout import Layout, below, dealer_rng
+from rummykit.engine.scoring import DealResult
 from rummykit.errors import IllegalActionError, RulesError
 from rummykit.rules import Rules
 
@@ -26,10 +27,12 @@ class Match:
         self, rules: Rules, *, players: int | Sequence[str], seed: int = 0,
         first_dealer: int | None = None, layout: Layout | None = None,
     ) -> None:
-        names = [f"Player {i + 1}" for i in range(players)] if isinstance(players, int) else list(
-            players)
-        if not 2 <= len(names) <= 6:
-            raise RulesError(f"{len(names)} players: Rummy is played by 2 to 6")
+        if isinstance(players, int):
+            rules.check_players(players)
+            names = [f"Player {i + 1}" for i in range(players)]
+        else:
+            names = list(players)
+            rules.check_players(len(names))
         self.rules = rules
         self.names = names
         self.players = len(names)
@@ -44,7 +47,7 @@ class Match:
         """Deal the next deal as soon as one ends (records turn this off to use their layouts)."""
         if first_dealer is None:
             if rules.first_dealer == "random":
-                first_dealer = random.Random(f"rummykit/dealer/{seed}").randrange(self.players)
+                first_dealer = below(dealer_rng(seed), self.players)
             else:
                 first_dealer = 0
         if not 0 <= first_dealer < self.players:
@@ -109,7 +112,7 @@ class Match:
         """Check and play an action in the current deal; a finished deal is scored and the
         next one dealt. Illegal actions raise and change nothing."""
         if self._over:
-            raise IllegalActionError("the match is over")
+            raise IllegalActionError("the match is over", code="match-over")
         played = self.deal.apply(action)
         if self.deal.is_over:
             self._close_deal()
@@ -124,7 +127,7 @@ class Match:
     def start_next_deal(self, *, dealer: int | None = None, layout: Layout | None = None) -> None:
         """Deal the next deal (called by :meth:`apply`; records use it with their layout)."""
         if self._over:
-            raise IllegalActionError("the match is over")
+            raise IllegalActionError("the match is over", code="match-over")
         self.deal = self._new_deal(self.next_dealer() if dealer is None else dealer, layout)
 
     def _close_deal(self) -> None:
@@ -145,26 +148,26 @@ class Match:
         def reached(total: int) -> bool:
             return target is not None and (total > target if strict else total >= target)
 
-        end = rules.match_end
-        if end == "one-deal":
-            self._end(result.winner)
-        elif end == "elimination":
-            for seat in range(self.players):
-                if self.active[seat] and reached(self.totals[seat]):
-                    self.active[seat] = False
-            alive = [s for s in range(self.players) if self.active[s]]
-            if len(alive) <= 1:
-                self._end(alive[0] if alive else None)
-        else:
-            done = any(reached(t) for t in self.totals)
-            if end == "dealt-once" and len(self.finished) >= self.players:
-                done = True
-            if rules.deals is not None and len(self.finished) >= rules.deals:
-                done = True
-            if done:
-                best = max(self.totals)
-                leaders = [s for s, t in enumerate(self.totals) if t == best]
-                self._end(leaders[0] if len(leaders) == 1 else None)
+        match rules.match_end:
+            case "one-deal":
+                self._end(result.winner)
+            case "elimination":
+                for seat in range(self.players):
+                    if self.active[seat] and reached(self.totals[seat]):
+                        self.active[seat] = False
+                alive = [s for s in range(self.players) if self.active[s]]
+                if len(alive) <= 1:
+                    self._end(alive[0] if alive else None)
+            case "target" | "dealt-once" as end:
+                done = any(reached(t) for t in self.totals)
+                if end == "dealt-once" and len(self.finished) >= self.players:
+                    done = True
+                if rules.deals is not None and len(self.finished) >= rules.deals:
+                    done = True
+                if done:
+                    best = max(self.totals)
+                    leaders = [s for s, t in enumerate(self.totals) if t == best]
+                    self._end(leaders[0] if len(leaders) == 1 else None)
 
     def _end(self, winner: int | None) -> None:
         self._over = True

@@ -66,6 +66,9 @@ class Rules:
     turn_overs: int = 3
     refills: PerCount = (1, 1, 1, 2, 3)
 
+    # A deal always ends.
+    repetition: int = 3
+
     # Scoring.
     scoring: Literal["collect", "melded", "penalty"] = "collect"
     ace_points: int = 1
@@ -200,6 +203,25 @@ class Rules:
             if key not in _SPECS:
                 raise RulesError(_unknown(key))
         return dataclasses.replace(self, **options)  # type: ignore[arg-type]
+
+    # -- player counts ---------------------------------------------------------------
+
+    @property
+    def player_counts(self) -> range:
+        """The numbers of players these rules are played by (2 to 6)."""
+        return range(MIN_PLAYERS, MAX_PLAYERS + 1)
+
+    def check_players(self, count: int) -> None:
+        """Raise :class:`RulesError` unless these rules are played by ``count`` players.
+
+        Every entry point (deals, matches, records, the command line, the simulator, the
+        web app) asks here, so the rule and its message live in one place."""
+        counts = self.player_counts
+        if isinstance(count, bool) or not isinstance(count, int) or count not in counts:
+            raise RulesError(
+                f"{count} players: {self.preset_name} is played by {counts.start} to "
+                f"{counts.stop - 1}"
+            )
 
     # -- per player count ------------------------------------------------------------
 
@@ -365,6 +387,11 @@ _SPECS: dict[str, _Spec] = {
     "refills": _Spec(
         "per-count", "how often the stock may be refilled, by player count; then stalemate",
         low=0, high=100,
+    ),
+    "repetition": _Spec(
+        "int", "a deal in which the same position (every hand, the stock in order, the pile, "
+        "the table, the player to move and the phase, the turn-overs and refills used) comes "
+        "up this many times ends at once as a stalemate", low=2, high=100,
     ),
     "scoring": _Spec(
         "choice",

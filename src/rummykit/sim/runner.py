@@ -22,8 +22,10 @@ __all__ = ["MAX_DEALS_PER_MATCH", "Config", "Job", "Outcome", "play_job"]
 MAX_DEALS_PER_MATCH = 200
 """A match of bots that has not ended after this many deals is stopped as unfinished."""
 
-MAX_ACTIONS_PER_DEAL = 20_000
-"""A guard for deals of bots that could take from the pile forever on an empty stock."""
+ACTIONS_BOUND = 1_000_000
+"""No deal comes near this many actions: the rules end every deal (a position that comes
+up for the third time ends it), so passing it is an engine or bot bug, reported with the
+job that shows it, never a result."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,11 +110,12 @@ def play_job(config: Config, job: Job) -> Outcome:
         deal = Deal.start(rules, players=n, dealer=job.index % n, seed=job_seed(config, job),
                           index=0)
         steps = 0
-        while not deal.is_over and steps < MAX_ACTIONS_PER_DEAL:
+        while not deal.is_over:
             seat = deal.to_move
             deal.push(bots[seat].choose(view(deal, seat), rngs[seat]))
             outcome.decisions[seat] += 1
             steps += 1
+            _check_bound(steps, config, job)
         _note(deal, outcome)
         outcome.totals = list(outcome.deal_points[0]) if outcome.deal_points else [0] * n
         if config.keep_records:
@@ -128,13 +131,12 @@ def play_job(config: Config, job: Job) -> Outcome:
     while not match.is_over and len(match.finished) < MAX_DEALS_PER_MATCH:
         deal = match.deal
         steps = 0
-        while match.deal is deal and not match.is_over and steps < MAX_ACTIONS_PER_DEAL:
+        while match.deal is deal and not match.is_over:
             seat = deal.to_move
             match.push(bots[seat].choose(view(match, seat), rngs[seat]))
             outcome.decisions[seat] += 1
             steps += 1
-        if not deal.is_over:
-            break
+            _check_bound(steps, config, job)
     for deal in match.finished:
         _note(deal, outcome)
     outcome.match_finished = match.is_over
@@ -143,6 +145,14 @@ def play_job(config: Config, job: Job) -> Outcome:
     if config.keep_records:
         outcome.record = records.dumps(records.from_match(match))
     return outcome
+
+
+def _check_bound(steps: int, config: Config, job: Job) -> None:
+    if steps > ACTIONS_BOUND:
+        raise RuntimeError(
+            f"a deal of {config.rules} (seed {config.seed}, job {job.index}, rotation "
+            f"{job.rotation}) did not end within {ACTIONS_BOUND} actions: this is a bug"
+        )
 
 
 def job_seed(config: Config, job: Job) -> int:

@@ -269,7 +269,7 @@ function summaries() {
     const result = v.deal_result;
     body.replaceChildren(el("h2", { text: v.match_winner === null ? "Match over: no single winner" : `${names[v.match_winner]} wins the match` }));
     if (result) {
-      body.append(el("p", { text: result.winner === null ? "The last deal ended with nobody out." : `${names[result.winner]} went out${result.rummy ? " with a rummy!" : "."}` }));
+      body.append(el("p", { text: result.winner === null ? `The last deal ended with nobody out: ${result.why}.` : `${names[result.winner]} went out${result.rummy ? " with a rummy!" : "."}` }));
       body.append(handTable(names, v.revealed_hands, result.points, v.totals));
     }
     if (t.settlement) body.append(el("p", { text: "Settlement: " + names.map((n, i) => `${n} ${t.settlement[i] > 0 ? "+" : ""}${t.settlement[i]}`).join(", ") }));
@@ -285,7 +285,7 @@ function summaries() {
     shownDeal = v.deal_number - 1;
     const r = v.last_deal;
     body.replaceChildren(el("h2", { text: `Deal ${v.deal_number - 1} is over` }),
-      el("p", { text: r.winner === null ? "Nobody went out." : `${names[r.winner]} went out${r.rummy ? " with a rummy!" : "."}` }),
+      el("p", { text: r.winner === null ? `Nobody went out: ${r.why}.` : `${names[r.winner]} went out${r.rummy ? " with a rummy!" : "."}` }),
       handTable(names, r.hands, r.points, v.totals));
     if (!dialog.open) dialog.showModal();
   }

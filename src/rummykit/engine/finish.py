@@ -1,0 +1,205 @@
+"""No dead ends: whether the player to move could still finish the turn legally.
+
+RULES.md: an action is legal only if the player can still finish the turn after it. A
+meld or lay-off is refused when it would leave only cards that may not be discarded (and
+that cannot all be laid off to go out), when it empties the hand under a compulsory last
+discard, when a pile card that must be used could no longer be, or when a ramino opening
+turn could no longer reach its points.
+
+Most positions are decided at once (a card that may be discarded is left); the rest go
+to an exact depth-first search over every meld and lay-off the hand could still make.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from rummykit.cards import JOKER_CODE, format_cards, without
+from rummykit.errors import IllegalActionError
+from rummykit.melds import Meld, find_melds, fits, layoff, layoff_ends, make_meld, meld_points
+from rummykit.rules import Rules
+
+if TYPE_CHECKING:
+    from rummykit.engine.deal import Deal
+
+__all__ = ["dead_end", "ends_now", "finishable_after", "usable_after_draw"]
+
+MANY = 1 << 30
+"""Melds left in a turn where the rules do not limit them."""
+
+
+def ends_now(deal: Deal, rest: Sequence[int]) -> bool:
+    """With no rule of the turn still pending, whether a hand of ``rest`` ends the turn at
+    once: empty (going out, where the last discard is optional) or holding a card that
+    may be discarded."""
+    if not rest:
+        return deal.rules.last_discard == "optional"
+    taken = deal.taken
+    if taken < 0 or any(c != taken for c in rest):
+        return True
+    # Only the card taken from the pile (and its twin) is left.
+    return len(rest) == 1 and deal.rules.taken_discard == "last-card"
+
+
+def finishable_after(
+    deal: Deal, used: Sequence[int], meld: Meld, replaces: int | None
+) -> bool:
+    """Whether the player to move could still end the turn legally after melding or laying
+    off ``used``, which makes ``meld`` (replacing table meld ``replaces`` when given)."""
+    rules = deal.rules
+    rest = without(deal.hands[deal.to_move], used)
+    pending = deal.pending
+    if pending >= 0 and pending in used:
+        pending = -1
+    opened = deal.opened(deal.to_move)
+    value = deal.turn_value
+    if not opened:
+        value += meld_points(meld, rules)
+        opened = value >= rules.opening
+    if pending < 0 and opened and ends_now(deal, rest):
+        return True
+    table = list(deal.table)
+    if replaces is None:
+        table.append(meld)
+    else:
+        table[replaces] = meld
+    if rules.melds_per_turn == "one":
+        melds_left = max(0, 1 - deal.turn_melds - (1 if replaces is None else 0))
+    else:
+        melds_left = MANY
+    return _search(deal, tuple(sorted(rest)), table, pending, opened, value, melds_left, {})
+
+
+def dead_end(deal: Deal, used: Sequence[int], meld: Meld) -> IllegalActionError:
+    """The refusal of a meld or lay-off after which the turn could not be finished."""
+    rules = deal.rules
+    rest = without(deal.hands[deal.to_move], used)
+    if not rest and rules.last_discard == "required":
+        return IllegalActionError("compulsory last discard: you must keep a card to discard",
+                                  code="last-discard-required")
+    if deal.pending >= 0 and deal.pending not in used:
+        card = format_cards([deal.pending])
+        return IllegalActionError(
+            f"you must still meld or lay off {card} this turn, and after this you could not",
+            code="pile-card-stranded", params={"card": card})
+    if not deal.opened(deal.to_move) and rules.opening:
+        return IllegalActionError(
+            f"opening: after this your melds this turn could no longer reach {rules.opening}",
+            code="opening-unreachable", params={"needed": rules.opening})
+    left = format_cards(sorted(rest))
+    what = f"the only card left ({left}) may not" if len(rest) == 1 else (
+        f"the cards left ({left}) may not")
+    taken = format_cards([deal.taken]) if deal.taken >= 0 else ""
+    return IllegalActionError(
+        f"you could not end the turn after this: {what} be discarded"
+        + (f" (you took {taken} from the pile this turn)" if taken else "")
+        + " and could not all be laid off", code="dead-end", params={"cards": left})
+
+
+def _search(
+    deal: Deal, rest: tuple[int, ...], table: list[Meld], pending: int, opened: bool,
+    value: int, melds_left: int, memo: dict[tuple[object, ...], bool],
+) -> bool:
+    """Depth first over every meld and lay-off: is there a way to end the turn from here?
+    Exact: every meld the cards left can form and every place each card fits is tried."""
+    rules = deal.rules
+    if pending < 0 and opened and ends_now(deal, rest):
+        return True
+    key = (rest, pending, opened, value, melds_left, tuple(table))
+    known = memo.get(key)
+    if known is not None:
+        return known
+    memo[key] = False
+    seat = deal.to_move
+    if pending >= 0 and opened and rules.last_discard == "optional" and _usable_at_once(
+            rest, table, pending, melds_left > 0, deal):
+        # Using the pile card settles the turn: what is left may then be discarded (a pile
+        # card that must be used is never a card that may not be discarded), or nothing is
+        # left and the player is out.
+        memo[key] = True
+        return True
+    if melds_left > 0:
+        for cards in find_melds(rest, rules):
+            meld = make_meld(cards, rules, seat)
+            new_value = value if opened else value + meld_points(meld, rules)
+            if _search(
+                deal, tuple(without(rest, cards)), [*table, meld],
+                -1 if pending in cards else pending, opened or new_value >= rules.opening,
+                new_value, melds_left - 1, memo,
+            ):
+                memo[key] = True
+                return True
+    if opened:
+        for i, meld in enumerate(table):
+            for c in set(rest):
+                for low in layoff_ends(meld, c, rules):
+                    new_table = table[:]
+                    new_table[i] = layoff(meld, c, rules, seat, low)
+                    if _search(deal, tuple(without(rest, (c,))), new_table,
+                               -1 if c == pending else pending, opened, value, melds_left,
+                               memo):
+                        memo[key] = True
+                        return True
+    return False
+
+
+def _usable_at_once(
+    hand: Sequence[int], table: Sequence[Meld], card: int, can_meld: bool, deal: Deal
+) -> bool:
+    """Whether ``card`` fits a meld of ``table`` or joins a meld with cards of ``hand``."""
+    rules = deal.rules
+    if any(fits(m, card, rules) for m in table):
+        return True
+    return can_meld and any(card in cards for cards in find_melds(hand, rules))
+
+
+# -- a pile card that must be used (rummy500) ----------------------------------------
+
+
+def usable_after_draw(deal: Deal, index: int) -> bool:
+    """Whether the pile card at ``index`` could be melded or laid off this turn if taken
+    (with every card above it): directly on a meld of the table, in a meld with cards of
+    the hand, or on a run of the table once cards of the hand have extended it up to it."""
+    chosen = deal.pile[index]
+    hand = deal.hands[deal.to_move] + deal.pile[index:]
+    rules = deal.rules
+    if deal.opened(deal.to_move):
+        for meld in deal.table:
+            if fits(meld, chosen, rules) or _reaches(meld, chosen, hand, rules):
+                return True
+    return any(chosen in cards for cards in find_melds(_near(hand, chosen), rules))
+
+
+def _reaches(meld: Meld, chosen: int, hand: list[int], rules: Rules) -> bool:
+    """Whether cards of ``hand`` could extend run ``meld`` until ``chosen`` fits its end."""
+    if meld.kind != "run" or chosen == JOKER_CODE or chosen // 13 != meld.suit:
+        return False
+    rank = chosen % 13 + 1
+    positions = [rank] + ([14] if rank == 1 and rules.high_aces else [])
+    present = {c % 13 + 1 for c in hand if c != JOKER_CODE and c // 13 == meld.suit}
+    if 1 in present and rules.high_aces:
+        present.add(14)
+    jokers = sum(1 for c in hand if c == JOKER_CODE)
+    for pos in positions:
+        if pos > meld.high + 1:
+            if meld.low == 1 and pos == 14:
+                continue  # the ace is low or high in a run, never both
+            gap = range(meld.high + 1, pos)
+        elif pos < meld.low - 1:
+            if meld.high == 14 and pos == 1:
+                continue
+            gap = range(pos + 1, meld.low)
+        else:
+            continue
+        if sum(1 for p in gap if p not in present) <= jokers:
+            return True
+    return False
+
+
+def _near(hand: list[int], chosen: int) -> list[int]:
+    """The cards of a hand that could share a meld with ``chosen``."""
+    if chosen == JOKER_CODE:
+        return hand
+    suit, rank = divmod(chosen, 13)
+    return [c for c in hand if c == JOKER_CODE or c % 13 == rank or c // 13 == suit]

@@ -1,0 +1,331 @@
+"""Information sets: what one seat knows of where every card is, and deals that agree
+with it.
+
+Everything that happens at the table is seen by every player but the cards drawn from
+the stock: the cards turned up and discarded (so the whole pile, also where only its top
+may be taken), what is taken from the pile, what is melded and laid off, the pile turned
+over into a stock (so that stock's order), the cards a refill puts in the stock (not their
+order). A :class:`Tracker` follows this public record through a deal; joined with one
+seat's own hand it gives that seat's :class:`Knowledge`:
+
+- ``known``: for each seat the cards it is known to hold (taken from the pile, or drawn
+  from a stock whose order was known, and not melded, laid off or discarded since);
+- ``stock``: each place of the stock, top first, with its card where it is known;
+- ``hidden``: the cards the seat cannot place, in groups: any card of a group may be in
+  any of the group's places (some places in other hands, some in the stock), every way
+  of filling them being equally likely. Usually there is one group, the cards never seen;
+  each refill adds one, the pile cards that went into the refilled stock.
+
+:func:`determinize` deals a full deal that agrees with a seat's view: its own hand, the
+table, the pile, the known cards where they are known to be, and the hidden cards of each
+group dealt uniformly at random into that group's places from a given generator. A
+search bot plays such deals to the end to judge its choices without seeing a hidden card.
+
+>>> import random
+>>> from rummykit.rules import preset
+>>> from rummykit.engine import Deal
+>>> deal = Deal.start(preset("classic"), players=2, dealer=0, seed=4)
+>>> k = deal.knowledge(1)
+>>> len(k.unseen), k.hidden[0].hands, len(k.hidden[0].stock)
+(41, (10, 0), 31)
+>>> sample = determinize(deal, random.Random(0), seat=1)
+>>> sample.hands[1] == deal.hands[1], sample.pile == deal.pile, len(sample.stock)
+(True, True, 31)
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from rummykit.cards import make_deck
+from rummykit.engine.layout import Layout, shuffle
+
+if TYPE_CHECKING:
+    from rummykit.engine.deal import Deal
+    from rummykit.views import View
+
+__all__ = ["Hidden", "Knowledge", "Tracker", "determinize"]
+
+UNKNOWN = -1
+"""A stock place whose card the seat does not know."""
+
+
+@dataclass(frozen=True, slots=True)
+class Hidden:
+    """Cards one seat cannot place and the places they fill: any card of ``cards`` may be
+    in any of the places, each way of filling them equally likely."""
+
+    cards: tuple[int, ...]
+    """The cards, sorted."""
+    hands: tuple[int, ...]
+    """For each seat, how many of its cards are places of this group (0 for the seat
+    whose knowledge this is)."""
+    stock: tuple[int, ...]
+    """The stock places of this group, counted from the top (0)."""
+    mine: tuple[int, ...] = ()
+    """The seat's own cards that the other seats count in this group (they cannot tell
+    them from the group's other cards)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Knowledge:
+    """What one seat knows of where every card of a deal is."""
+
+    seat: int
+    hand: tuple[int, ...]
+    """The seat's own hand, sorted."""
+    pile: tuple[int, ...]
+    """The whole pile, bottom first: every card of it was seen face up."""
+    known: tuple[tuple[int, ...], ...]
+    """For each seat, the cards every player knows it holds, sorted (for this seat too:
+    what the others know of its hand)."""
+    stock: tuple[int, ...]
+    """Each stock place, top first: its card where known, else ``UNKNOWN`` (-1)."""
+    hidden: tuple[Hidden, ...]
+
+    @property
+    def unseen(self) -> tuple[int, ...]:
+        """Every card this seat cannot place, sorted."""
+        return tuple(sorted(c for group in self.hidden for c in group.cards))
+
+
+class Tracker:
+    """The public record of one deal, followed action by action (see the module's
+    description). The deal keeps one and brings it up to date when asked."""
+
+    __slots__ = ("done", "events_done", "groups", "known", "pile", "slots", "stock")
+
+    done: int
+    """Actions of the deal followed so far."""
+    events_done: int
+    pile: list[int]
+    known: list[list[int]]
+    slots: list[list[int]]
+    """For each seat, how many cards of its hand are places of each group."""
+    stock: list[int]
+    """Top card last (as the deal holds it): a card, or ``-(g + 1)`` for a place of group g."""
+    groups: list[Counter[int]]
+    """The cards of each group whose places nobody outside knows."""
+
+    def __init__(self, deal: Deal | None = None) -> None:
+        if deal is None:
+            return
+        layout = deal.layout
+        self.done = 0
+        self.events_done = 0
+        self.pile = list(layout.pile)
+        self.known = [[] for _ in layout.hands]
+        self.slots = [[len(h)] for h in layout.hands]
+        self.stock = [-1] * len(layout.stock)
+        never_seen: Counter[int] = Counter(int(c) for c in make_deck(deal.rules.decks,
+                                                                     deal.rules.jokers))
+        never_seen.subtract(layout.pile)
+        self.groups = [+never_seen]
+
+    def copy(self) -> Tracker:
+        new = Tracker()
+        new.done = self.done
+        new.events_done = self.events_done
+        new.pile = self.pile[:]
+        new.known = [k[:] for k in self.known]
+        new.slots = [s[:] for s in self.slots]
+        new.stock = self.stock[:]
+        new.groups = [g.copy() for g in self.groups]
+        return new
+
+    # -- following the deal ----------------------------------------------------------
+
+    def advance(self, deal: Deal) -> None:
+        """Follow every action and stock event of ``deal`` not followed yet."""
+        moves = deal.moves
+        events = deal.events
+        for i in range(self.done, len(moves)):
+            self._events_before(events, i)
+            seat, action = moves[i]
+            match action.kind:
+                case "draw-stock":
+                    place = self.stock.pop()
+                    if place >= 0:
+                        self.known[seat].append(place)
+                    else:
+                        self.slots[seat][-place - 1] += 1
+                case "draw-pile":
+                    pile = self.pile
+                    index = len(pile) - 1
+                    if action.cards:
+                        index = max(j for j, c in enumerate(pile) if c == action.cards[0])
+                    self.known[seat].extend(pile[index:])
+                    del pile[index:]
+                case "meld" | "layoff":
+                    for c in action.cards:
+                        self._lay(seat, c)
+                case "discard":
+                    self._lay(seat, action.cards[0])
+                    self.pile.append(action.cards[0])
+                case "end":
+                    pass
+        self.done = len(moves)
+        self._events_before(events, self.done)
+
+    def _events_before(self, events: Sequence[tuple[int, str]], index: int) -> None:
+        while self.events_done < len(events) and events[self.events_done][0] <= index:
+            if events[self.events_done][1] == "turn-over":
+                self.stock = self.pile[::-1]
+                self.pile = []
+            else:  # refill: all pile cards but the top, in an order nobody saw
+                group = len(self.groups)
+                self.groups.append(Counter(self.pile[:-1]))
+                for seat_slots in self.slots:
+                    seat_slots.append(0)
+                self.stock = [-(group + 1)] * (len(self.pile) - 1)
+                self.pile = self.pile[-1:]
+            self.events_done += 1
+
+    def _lay(self, seat: int, card: int) -> None:
+        """``seat`` showed ``card`` from its hand: one it was known to hold, or one of a
+        group's places in its hand."""
+        known = self.known[seat]
+        if card in known:
+            known.remove(card)
+            return
+        slots = self.slots[seat]
+        for g, group in enumerate(self.groups):
+            if slots[g] and group[card]:
+                slots[g] -= 1
+                group[card] -= 1
+                return
+        # Twins can blur which group a card came from; the counts stay right.
+        g = next(g for g, group in enumerate(self.groups) if group[card])
+        self.groups[g][card] -= 1
+        slots[next(h for h in range(len(slots)) if slots[h])] -= 1
+
+    # -- one seat's knowledge --------------------------------------------------------
+
+    def knowledge(self, deal: Deal, seat: int) -> Knowledge:
+        """``seat``'s knowledge now: the public record joined with its own hand."""
+        self.advance(deal)
+        hand = sorted(deal.hands[seat])
+        own = Counter(hand)
+        own.subtract(self.known[seat])
+        mine: list[list[int]] = [[] for _ in self.groups]
+        need = self.slots[seat][:]
+        groups = [g.copy() for g in self.groups]
+        for c in sorted((+own).elements()):
+            g = next((g for g in range(len(groups)) if need[g] and groups[g][c]), None)
+            if g is None:  # twins across groups: take it where the card is
+                g = next(g for g in range(len(groups)) if groups[g][c])
+            need[g] -= 1
+            groups[g][c] -= 1
+            mine[g].append(c)
+        top_first = self.stock[::-1]
+        hidden = []
+        for g, group in enumerate(groups):
+            places = tuple(i for i, p in enumerate(top_first) if p == -(g + 1))
+            counts = tuple(0 if s == seat else self.slots[s][g] for s in range(len(self.slots)))
+            cards = tuple(sorted((+group).elements()))
+            if cards or places or any(counts) or mine[g]:
+                hidden.append(Hidden(cards, counts, places, tuple(mine[g])))
+        return Knowledge(
+            seat=seat,
+            hand=tuple(hand),
+            pile=tuple(self.pile),
+            known=tuple(tuple(sorted(k)) for k in self.known),
+            stock=tuple(p if p >= 0 else UNKNOWN for p in top_first),
+            hidden=tuple(hidden),
+        )
+
+    @classmethod
+    def from_knowledge(
+        cls, knowledge: Knowledge, *, done: int, events_done: int, players: int
+    ) -> Tracker:
+        """The public record behind a seat's knowledge (what any player knows)."""
+        new = cls()
+        new.done = done
+        new.events_done = events_done
+        new.pile = list(knowledge.pile)
+        new.known = [list(k) for k in knowledge.known]
+        new.groups = []
+        new.slots = [[] for _ in range(players)]
+        new.stock = [p if p >= 0 else UNKNOWN for p in reversed(knowledge.stock)]
+        for g, group in enumerate(knowledge.hidden):
+            new.groups.append(Counter(group.cards) + Counter(group.mine))
+            for s in range(players):
+                new.slots[s].append(len(group.mine) if s == knowledge.seat else group.hands[s])
+            for place in group.stock:
+                new.stock[len(new.stock) - 1 - place] = -(g + 1)
+        return new
+
+
+def determinize(source: View | Deal, rng: random.Random, *, seat: int | None = None) -> Deal:
+    """A full deal that agrees with everything one seat has seen, the cards it cannot
+    place dealt at random from ``rng``.
+
+    ``source`` is the seat's :class:`~rummykit.views.View` (with its whole history), or a
+    deal and ``seat``. The new deal starts where the view is: its hands, stock and pile are
+    the sampled position (also its ``layout``), its history is the public history, its
+    seed is drawn from ``rng`` (for any later refill), and positions are counted for the
+    repetition rule from here on. The seat sees in it exactly what it saw.
+    """
+    from rummykit.engine.deal import Deal
+    from rummykit.views import view as view_of
+
+    if isinstance(source, Deal):
+        if seat is None:
+            raise ValueError("determinize(deal, rng, seat=...): name the seat")
+        v = view_of(source, seat)
+    else:
+        v = source
+        if seat is not None and seat != v.seat:
+            raise ValueError(f"the view is seat {v.seat}'s, not seat {seat}'s")
+    if len(v.history) != v.history_length:
+        raise ValueError("determinize needs a view with the whole history (recent=None)")
+    k = v.knowledge
+    players = len(v.hand_sizes)
+    hands = [list(k.known[s]) for s in range(players)]
+    hands[v.seat] = list(k.hand)
+    stock = list(k.stock)
+    for group in k.hidden:
+        cards = list(group.cards)
+        shuffle(cards, rng)
+        dealt = iter(cards)
+        for s, count in enumerate(group.hands):
+            hands[s].extend(next(dealt) for _ in range(count))
+        for place in group.stock:
+            stock[place] = next(dealt)
+    deal = Deal.__new__(Deal)
+    deal.rules = v.rules
+    deal.players = players
+    deal.dealer = v.dealer
+    deal.active = v.active
+    deal.seed = rng.getrandbits(62)
+    deal.index = v.deal_number - 1
+    deal.layout = Layout(tuple(tuple(h) for h in hands), tuple(stock), tuple(k.pile))
+    deal.hands = hands
+    deal.stock = stock[::-1]
+    deal.pile = list(k.pile)
+    deal.table = list(v.melds)
+    deal.to_move = v.to_move
+    deal.phase = v.phase
+    deal.taken = v.taken if v.taken is not None else -1
+    deal.pending = v.must_use if v.must_use is not None else -1
+    deal.turn_melds = v.melds_this_turn
+    deal.turn_value = v.turn_value
+    deal.turn_laid = v.turn_laid
+    deal.turn_overs_used = v.turn_overs_used
+    deal.refills_used = v.refills_used
+    deal._opened = list(v.opened)
+    deal._laid = list(v.laid)
+    deal._history = [a for _, a in v.history]
+    deal._movers = [s for s, _ in v.history]
+    deal._pile_log = [(s, tuple(int(c) for c in cards)) for s, cards in v.pile_draws]
+    deal._events = list(v.events)
+    deal._positions = None
+    deal._turn_key = None
+    deal._tracker = Tracker.from_knowledge(k, done=len(v.history), events_done=len(v.events),
+                                           players=players)
+    deal._result = v.deal_result
+    return deal

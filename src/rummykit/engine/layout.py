@@ -1,0 +1,151 @@
+"""A deal's starting position: the shuffle, the dealing and the one check of a layout.
+
+The shuffle is the engine's own, written over the generator's raw bits
+(``random.Random.getrandbits``), so that the same seed deals the same cards on every
+machine and every Python version, whatever the standard library's ``shuffle`` becomes.
+It is the Fisher-Yates shuffle that Python 3.11's ``random.shuffle`` performs, so the
+deals made before the engine had its own shuffle are dealt again exactly:
+
+>>> import random
+>>> a, b = list(range(20)), list(range(20))
+>>> shuffle(a, random.Random("x"))
+>>> random.Random("x").shuffle(b)
+>>> a == b
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import MutableSequence, Sequence
+from dataclasses import dataclass
+from typing import TypeVar
+
+from rummykit.cards import format_cards, make_deck
+from rummykit.errors import RecordError
+from rummykit.rules import Rules
+
+__all__ = [
+    "Layout",
+    "below",
+    "check_layout",
+    "deal_layout",
+    "deal_rng",
+    "refill_rng",
+    "seats_from",
+    "shuffle",
+]
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """A deal's starting position: the hands, the stock (top card first) and the pile
+    (bottom card first, so its last card is the top)."""
+
+    hands: tuple[tuple[int, ...], ...]
+    stock: tuple[int, ...]
+    pile: tuple[int, ...]
+
+
+# -- randomness ----------------------------------------------------------------------
+
+
+def below(rng: random.Random, n: int) -> int:
+    """A uniform whole number in ``[0, n)`` from the generator's raw bits: draw
+    ``n.bit_length()`` bits until the number is below ``n``."""
+    if n <= 0:
+        raise ValueError(f"below({n}): n must be positive")
+    k = n.bit_length()
+    r = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return r
+
+
+def shuffle(items: MutableSequence[T], rng: random.Random) -> None:
+    """Shuffle ``items`` in place: for each place from the last down to the second, swap
+    it with a place chosen by :func:`below` among it and those before it."""
+    for i in range(len(items) - 1, 0, -1):
+        j = below(rng, i + 1)
+        items[i], items[j] = items[j], items[i]
+
+
+def deal_rng(seed: int, index: int) -> random.Random:
+    """The generator that shuffles deal ``index`` (from 0) of a match with this seed."""
+    return random.Random(f"rummykit/deal/{seed}/{index}")
+
+
+def refill_rng(seed: int, index: int, refill: int) -> random.Random:
+    """The generator that shuffles refill ``refill`` (from 0) of deal ``index``."""
+    return random.Random(f"rummykit/refill/{seed}/{index}/{refill}")
+
+
+def dealer_rng(seed: int) -> random.Random:
+    """The generator that picks the first dealer where the rules pick one at random."""
+    return random.Random(f"rummykit/dealer/{seed}")
+
+
+# -- dealing -------------------------------------------------------------------------
+
+
+def seats_from(dealer: int, players: int, active: Sequence[bool] | None = None) -> list[int]:
+    """Active seats clockwise, starting left of the dealer."""
+    order = [(dealer + k) % players for k in range(1, players + 1)]
+    return [s for s in order if active is None or active[s]]
+
+
+def deal_layout(
+    rules: Rules, players: int, dealer: int, seed: int, index: int,
+    active: Sequence[bool] | None = None,
+) -> Layout:
+    """The layout the engine deals from a seed: shuffle the deck, then deal one card at a
+    time clockwise from the dealer's left, then turn one card face up to start the pile;
+    the rest is the stock."""
+    deck: list[int] = [int(c) for c in make_deck(rules.decks, rules.jokers)]
+    shuffle(deck, deal_rng(seed, index))
+    seats = seats_from(dealer, players, active)
+    size = rules.hand_size_for(len(seats))
+    hands: list[list[int]] = [[] for _ in range(players)]
+    top = 0
+    for _ in range(size):
+        for seat in seats:
+            hands[seat].append(deck[top])
+            top += 1
+    return Layout(tuple(tuple(h) for h in hands), tuple(deck[top + 1:]), (deck[top],))
+
+
+def check_layout(
+    rules: Rules, layout: Layout, *, players: int, active: Sequence[bool] | None = None
+) -> None:
+    """Raise :class:`RecordError` unless ``layout`` is the rules' deck dealt to these seats.
+
+    A hand per seat, of the size the rules deal to the number of seats in play (empty for
+    a seat out of the match; without ``active``, the seats holding cards are the ones in
+    play), at least one card face up on the pile, and every card of the deck exactly once
+    (twice for each twin with two decks). Deals and records both check their layouts here.
+    """
+    if len(layout.hands) != players:
+        raise RecordError(f"the layout has {len(layout.hands)} hands for {players} players")
+    playing = tuple(active) if active is not None else tuple(bool(h) for h in layout.hands)
+    if sum(playing) < 2:
+        raise RecordError("the layout deals cards to fewer than two players")
+    size = rules.hand_size_for(sum(playing))
+    for seat, hand in enumerate(layout.hands):
+        want = size if playing[seat] else 0
+        if len(hand) != want:
+            raise RecordError(
+                f"hand {seat + 1} has {len(hand)} cards; the rules deal {want}"
+            )
+    if not layout.pile:
+        raise RecordError("the layout's pile is empty: the deal turns up one card to start it")
+    deck = Counter(int(c) for c in make_deck(rules.decks, rules.jokers))
+    cards = Counter([*layout.stock, *layout.pile, *(c for h in layout.hands for c in h)])
+    if cards != deck:
+        extra = sorted((cards - deck).elements())
+        missing = sorted((deck - cards).elements())
+        what = (f"{format_cards(extra[:5])} too often" if extra
+                else f"{format_cards(missing[:5])} missing")
+        raise RecordError(f"the layout is not the deck: {what}")
