@@ -26,7 +26,10 @@ from sqlalchemy.orm import Session
 from starlette.websockets import WebSocketDisconnect
 
 from rummykit import record as records
+from rummykit.cards import CARDS
 from rummykit.db.models import TableRow
+from rummykit.engine.actions import Action
+from rummykit.errors import RummyError
 from rummykit.server.app import MAX_MESSAGE, create_app
 
 from ._support import ActionLog, Shadow, bot, card_words, person
@@ -488,6 +491,41 @@ def test_illegal_action_in_the_play_phase(client: TestClient, case: str) -> None
         before = step(conns, shadow, "draw stock")
         assert shadow.deal.phase == "play"
         check_refused(conns, shadow, BAD_IN_PLAY[case], before)
+
+
+def test_a_refused_action_says_its_code_and_params(client: TestClient) -> None:
+    """Beside its message (as before), a refused action carries the engine's refusal code
+    and params (a notation error: "notation"); other errors carry neither."""
+    table_id, tokens = create(client, TWO)
+    shadow = Shadow(RULES, ["Ann", "Bob"], SEED)
+    with seated(client, table_id, tokens) as conns:
+        me = shadow.deal.to_move
+        card = str(CARDS[shadow.deal.pile[-1]])
+        step(conns, shadow, "draw pile")
+        cases: list[tuple[int, object, dict[str, Any]]] = [
+            (me, {"type": "action", "action": f"discard {card}"},
+             {"code": "taken-discard", "params": {"card": card}}),
+            (me, {"type": "action", "action": "draw stock"},
+             {"code": "drawn-already", "params": {}}),
+            (me, {"type": "action", "action": "discard ZZ"}, {"code": "notation", "params": {}}),
+            (1 - me, {"type": "action", "action": "draw stock"},
+             {"code": "not-your-turn", "params": {}}),
+            (me, {"type": "shout"}, {}),
+            (me, '{"type": "action"', {}),
+        ]
+        for sender, message, expected in cases:
+            conns[sender].send(message)
+            error = conns[sender].recv()
+            assert error["type"] == "error" and isinstance(error["message"], str)
+            assert {k: v for k, v in error.items() if k not in ("type", "message")} == expected
+            if expected.get("code") not in (None, "not-your-turn"):
+                # the message is the engine's own, unchanged
+                assert isinstance(message, dict)
+                with pytest.raises(RummyError) as refused:
+                    shadow.deal.verify(Action.parse(message["action"]))
+                assert error["message"] == str(refused.value)
+        for conn in conns.values():
+            conn.quiet()
 
 
 def test_binary_frame_gets_an_error(tmp_path: Path) -> None:

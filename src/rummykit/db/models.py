@@ -84,7 +84,8 @@ class TableRow(Base):
     first_dealer: Mapped[int | None] = mapped_column(Integer, nullable=True)
     """The seat that deals first; None: as the rules say."""
     status: Mapped[str] = mapped_column(String(12), index=True)
-    """``waiting`` (for people to join), ``playing`` or ``finished``."""
+    """``waiting`` (for people to join), ``playing``, ``finished``, or ``broken`` (this
+    version can no longer rebuild its game: refused with 410)."""
     previous: Mapped[str | None] = mapped_column(String(32), nullable=True)
     """The table this one is a rematch of."""
     next_table: Mapped[str | None] = mapped_column(String(32), nullable=True)

@@ -8,6 +8,7 @@ connection is ``/ws/{id}?token=...``.
 from __future__ import annotations
 
 import asyncio
+import html
 import json
 import time
 from collections.abc import AsyncIterator
@@ -17,7 +18,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
@@ -110,7 +111,15 @@ def create_app(
         return page("index.html")
 
     @app.get("/t/{table_id}", include_in_schema=False)
-    async def table_page(table_id: str) -> FileResponse:
+    async def table_page(table_id: str) -> Response:
+        try:
+            hub.get(table_id)
+        except HubError as err:
+            # A broken table gets its answer here; a bad link is told by the page itself.
+            if err.status == 410:
+                return HTMLResponse(
+                    f"<!doctype html><meta charset=\"utf-8\"><title>rummykit</title>"
+                    f"<p>{html.escape(str(err))}</p>\n", status_code=err.status)
         return page("table.html")
 
     @app.get("/replay", include_in_schema=False)
@@ -138,7 +147,7 @@ def create_app(
 
     @app.exception_handler(HubError)
     async def hub_error(request: Request, exc: HubError) -> JSONResponse:
-        return JSONResponse({"error": str(exc)}, status_code=exc.status)
+        return JSONResponse({"error": str(exc), **exc.details()}, status_code=exc.status)
 
     @app.get("/api/presets")
     async def presets() -> dict[str, Any]:
@@ -242,8 +251,8 @@ def create_app(
         try:
             table = hub.get(table_id)
         except HubError as err:
-            await socket.send_json({"type": "error", "message": str(err)})
-            await socket.close(code=4404)
+            await socket.send_json({"type": "error", "message": str(err), **err.details()})
+            await socket.close(code=4000 + err.status)  # 4404: no such table; 4410: broken
             return
         seat = table.seat_of(token)
         if seat is None:
@@ -271,14 +280,23 @@ def create_app(
                     continue
                 error = await handle(table, seat, raw, bucket)
                 if error is not None:
-                    await send({"type": "error", "message": error})
+                    await send({"type": "error", **error})
         except (WebSocketDisconnect, RuntimeError):
             # RuntimeError: Starlette's "not connected" when the peer has gone meanwhile.
             pass
         finally:
             hub.disconnect(table, seat, send)
 
-    async def handle(table: Table, seat: int, raw: str, bucket: Bucket) -> str | None:
+    async def handle(table: Table, seat: int, raw: str,
+                     bucket: Bucket) -> dict[str, Any] | None:
+        """None, or the error message (with a refused action's code and params)."""
+        refused = await refusal(table, seat, raw, bucket)
+        if isinstance(refused, HubError):
+            return {"message": str(refused), **refused.details()}
+        return None if refused is None else {"message": refused}
+
+    async def refusal(table: Table, seat: int, raw: str,
+                      bucket: Bucket) -> str | HubError | None:
         if not bucket.take():
             return "too many messages: slow down"
         if len(raw.encode()) > MAX_MESSAGE:
@@ -305,7 +323,7 @@ def create_app(
         try:
             await hub.act(table, seat, text)
         except HubError as err:
-            return str(err)
+            return err
         return None
 
     return app

@@ -2,7 +2,8 @@
 
 Every action goes through the engine's checked path, is written to the database before
 anyone hears of it, and then each connected seat receives its own view (and nothing
-else). On start the hub rebuilds every unfinished table from its stored actions.
+else). On start the hub rebuilds every unfinished table from its stored actions;
+a table this version can no longer rebuild is marked ``broken`` and refused with 410.
 """
 
 from __future__ import annotations
@@ -12,8 +13,8 @@ import contextlib
 import logging
 import random
 import secrets
-from collections.abc import Awaitable, Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -27,7 +28,7 @@ from rummykit.bots import BOTS, Bot, make_bot
 from rummykit.db.models import ActionRow, TableRow, TableSeatRow
 from rummykit.engine.actions import Action
 from rummykit.engine.match import Match
-from rummykit.errors import IllegalActionError, NotationError, RulesError
+from rummykit.errors import IllegalActionError, NotationError, RulesError, RummyError
 from rummykit.rules import Rules
 from rummykit.stats import Store
 from rummykit.views import view
@@ -44,13 +45,36 @@ SEED_LIMIT = 2**62
 HISTORY_SENT = 60
 """The most recent actions sent with each view."""
 
+BROKEN = "broken"
+"""The status of a table whose stored game this version can no longer rebuild."""
+
+BROKEN_MESSAGE = "this table can no longer be rebuilt by this version of rummykit"
+"""What a client hears of a broken table (the reason is in the server's log)."""
+
 
 class HubError(ValueError):
-    """A request the hub refuses; the message is for the person who made it."""
+    """A request the hub refuses; the message is for the person who made it.
 
-    def __init__(self, message: str, status: int = 400) -> None:
+    A refused action also carries ``code`` (a key of :data:`rummykit.errors.REFUSALS`, or
+    ``"notation"`` for an action not written in the notation) and its ``params``; other
+    refusals have no code."""
+
+    def __init__(self, message: str, status: int = 400, *, code: str | None = None,
+                 params: Mapping[str, object] | None = None) -> None:
         super().__init__(message)
         self.status = status
+        self.code = code
+        self.params: dict[str, object] = dict(params) if params else {}
+
+    def details(self) -> dict[str, object]:
+        """What a client receives beside the message: the code and params, if any."""
+        if self.code is None:
+            return {}
+        return {"code": self.code, "params": dict(self.params)}
+
+
+class RebuildError(Exception):
+    """A stored table that cannot be rebuilt; the message says why (for the log)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +126,8 @@ class Hub:
         self.engine = engine
         self.bot_delay = bot_delay
         self.tables: dict[str, Table] = {}
+        self.broken: set[str] = set()
+        """Tables found broken: refused at once, never rebuilt again."""
         # One writer thread: writes stay in order and never contend for the database.
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rummykit-db")
 
@@ -111,10 +137,19 @@ class Hub:
     # -- storage -------------------------------------------------------------------
 
     def _load_row(self, row: TableRow) -> Table:
-        rules = Rules.parse(row.rules)
+        """The table of ``row``, its stored actions replayed; :class:`RebuildError` (naming
+        the reason) if this version cannot rebuild it."""
+        try:
+            rules = Rules.parse(row.rules)
+        except RulesError as err:
+            raise RebuildError(f"its rules {row.rules!r} no longer parse: {err}") from err
         seats = sorted(row.seats, key=lambda s: s.seat)
         names = [s.name for s in seats]
-        match = Match(rules, players=names, seed=row.seed, first_dealer=row.first_dealer)
+        try:
+            match = Match(rules, players=names, seed=row.seed, first_dealer=row.first_dealer)
+        except RummyError as err:
+            raise RebuildError(f"its match cannot be dealt (seed {row.seed}, first dealer "
+                               f"{row.first_dealer}, {len(names)} seats): {err}") from err
         table = Table(
             id=row.id, rules=rules, seed=row.seed, names=names,
             kinds=[s.kind for s in seats], levels=[s.level for s in seats],
@@ -124,26 +159,69 @@ class Hub:
         for action in sorted(row.actions, key=lambda a: a.seq):
             # The stored actions were checked when played; replay them through the checked
             # path all the same, so a damaged database cannot make an impossible game.
-            match.apply(Action.parse(action.text))
+            try:
+                match.apply(Action.parse(action.text))
+            except RummyError as err:
+                raise RebuildError(f"its stored action {action.seq} ({action.text!r}) is "
+                                   f"refused: {err}") from err
             table.seq = action.seq
             table.last = [f"{names[action.seat]}: {action.text}"]
         return table
 
+    def _rebuild(self, row: TableRow) -> Table | None:
+        """:meth:`_load_row`, or None for a table that cannot be rebuilt: that is logged
+        and remembered (the caller marks its row ``broken``)."""
+        try:
+            return self._load_row(row)
+        except Exception as err:  # whatever the reason: this table, not the server, fails
+            expected = isinstance(err, RebuildError)
+            reason = str(err) if expected else f"{type(err).__name__}: {err}"
+            log.error("table %s can no longer be rebuilt and is marked broken: %s", row.id,
+                      reason, exc_info=not expected)
+            self.broken.add(row.id)
+            return None
+
+    def _save_broken(self, table_id: str) -> None:
+        with Session(self.engine) as session:
+            row = session.get(TableRow, table_id)
+            if row is not None:
+                row.status = BROKEN
+                session.commit()
+
+    def _saved(self, future: Future[None]) -> None:
+        err = future.exception()
+        if err is not None:
+            log.error("marking a table broken failed", exc_info=err)
+
     def restore(self) -> int:
-        """Rebuild every unfinished table from the database; return how many."""
+        """Rebuild every unfinished table from the database; return how many were rebuilt.
+
+        A table that cannot be rebuilt is logged, marked ``broken`` (and not tried again on
+        the next start); the others are restored all the same."""
         with Session(self.engine) as session:
             rows = session.scalars(
-                select(TableRow).where(TableRow.status != "finished")
+                select(TableRow).where(TableRow.status.not_in(("finished", BROKEN)))
                 .options(selectinload(TableRow.seats), selectinload(TableRow.actions))
             ).all()
+            restored = 0
             for row in rows:
-                self.tables[row.id] = self._load_row(row)
-        return len(rows)
+                table = self._rebuild(row)
+                if table is None:
+                    row.status = BROKEN
+                else:
+                    self.tables[row.id] = table
+                    restored += 1
+            session.commit()
+        return restored
 
     def get(self, table_id: str) -> Table:
+        """The table ``table_id``, rebuilt from the database if it is not in memory: 404 if
+        there is none, 410 if it is broken (now or before)."""
         table = self.tables.get(table_id)
         if table is not None:
             return table
+        if table_id in self.broken:
+            raise HubError(BROKEN_MESSAGE, 410)
         if not table_id.isalnum() or len(table_id) > 32:
             raise HubError("there is no such table", 404)
         with Session(self.engine) as session:
@@ -153,9 +231,16 @@ class Hub:
             ).first()
             if row is None:
                 raise HubError("there is no such table", 404)
-            table = self._load_row(row)
-        self.tables[table_id] = table
-        return table
+            if row.status == BROKEN:
+                self.broken.add(table_id)
+                raise HubError(BROKEN_MESSAGE, 410)
+            rebuilt = self._rebuild(row)
+        if rebuilt is None:
+            # The mark goes through the writer thread, like every write while serving.
+            self._writer.submit(self._save_broken, table_id).add_done_callback(self._saved)
+            raise HubError(BROKEN_MESSAGE, 410)
+        self.tables[table_id] = rebuilt
+        return rebuilt
 
     # -- creating, joining ---------------------------------------------------------
 
@@ -273,15 +358,18 @@ class Hub:
             if table.status == "waiting":
                 raise HubError("the game starts when every seat is taken")
             if table.status == "finished" or table.match.is_over:
-                raise HubError("the match is over")
+                raise HubError("the match is over", code="match-over")
             deal = table.match.deal
             if deal.to_move != seat:
-                raise HubError(f"it is {table.names[deal.to_move]}'s turn, not yours")
+                raise HubError(f"it is {table.names[deal.to_move]}'s turn, not yours",
+                               code="not-your-turn")
             try:
                 action = Action.parse(text)
                 deal.verify(action)
-            except (NotationError, IllegalActionError) as err:
-                raise HubError(str(err)) from None
+            except NotationError as err:
+                raise HubError(str(err), code="notation") from None
+            except IllegalActionError as err:
+                raise HubError(str(err), code=err.code, params=err.params) from None
             await self._commit(table, seat, action)
         await self.broadcast(table)
         self._schedule_bot(table)

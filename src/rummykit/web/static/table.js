@@ -25,6 +25,10 @@ function connect() {
   socket.onopen = () => { retry = 0; document.getElementById("conn").textContent = "connected"; };
   socket.onmessage = (event) => receive(JSON.parse(event.data));
   socket.onclose = (event) => {
+    if (event.code === 4410) {  // a table this version can no longer rebuild: do not retry
+      document.getElementById("conn").textContent = "this table can no longer be played";
+      return;
+    }
     if (event.code === 4403 || event.code === 4404) {  // a bad link: do not retry
       document.getElementById("conn").textContent = "this link does not open a seat";
       return;
