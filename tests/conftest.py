@@ -1,4 +1,5 @@
-"""Shared fixtures: a real PostgreSQL server for the test session.
+"""Shared fixtures: a real PostgreSQL server for the test session, and a check of every
+game record the tests write against the record's JSON Schema.
 
 ``postgres_url`` starts a throw-away PostgreSQL cluster on loopback once per session and
 yields a SQLAlchemy URL (``postgresql+psycopg://postgres@127.0.0.1:PORT/rummykit_test``)
@@ -22,11 +23,18 @@ How the server is run:
 When PostgreSQL is not installed, the tests that use it are skipped, except under CI
 (the ``CI`` environment variable set), where the Makefile installs it: there a missing
 server is a failure, so the PostgreSQL tests cannot silently stop running.
+
+Every record text that :func:`rummykit.record.dumps` produces during a test (``dump``, the
+command line, the server and the simulator all write through it) is validated against
+the schema the package ships (:func:`rummykit.schemas.record_schema`): a test that writes
+a record the schema refuses fails, naming the place and the reason. Records written by a
+subprocess are not seen; ``tests/test_record_schema.py`` checks one written by the command.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import pwd
 import re
@@ -36,7 +44,7 @@ import socket
 import subprocess
 import tempfile
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -253,3 +261,72 @@ def postgres_url(postgres_server: PostgresServer) -> str:
 def postgres_db_url(postgres_server: PostgresServer) -> str:
     """SQLAlchemy URL of a fresh, empty database on the session's PostgreSQL server."""
     return postgres_server.create_database(f"test_{uuid.uuid4().hex[:16]}")
+
+
+# -- every record written is checked against the JSON Schema ------------------------------
+
+_schema_checked: set[int] = set()
+"""Hashes of the record texts validated so far (equality of records dumps them again)."""
+_schema_problems: list[str] = []
+"""What the schema refused since the current test started."""
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _records_match_their_schema() -> Iterator[None]:
+    """Wrap :func:`rummykit.record.dumps` for the session: each new record text it returns is
+    validated against the shipped schema; a refusal is kept for the test that wrote it."""
+    from jsonschema import Draft202012Validator
+
+    from rummykit import record
+    from rummykit.schemas import record_schema
+
+    validator = Draft202012Validator(record_schema())
+    original = record.dumps
+
+    def dumps(rec: record.Record) -> str:
+        text = original(rec)
+        key = hash(text)
+        if key not in _schema_checked:
+            _schema_checked.add(key)
+            for error in validator.iter_errors(json.loads(text)):
+                where = "/".join(str(part) for part in error.absolute_path) or "(the record)"
+                _schema_problems.append(f"{where}: {error.message}")
+        return text
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(record, "dumps", dumps)
+        yield
+
+
+@pytest.fixture
+def record_schema_problems() -> list[str]:
+    """What the record schema refused since this test started: a test of the check itself
+    reads it, and empties it so as not to fail."""
+    return _schema_problems
+
+
+def _fail_on_schema_problems(when: str) -> None:
+    if _schema_problems:
+        problems = list(dict.fromkeys(_schema_problems))
+        _schema_problems.clear()
+        pytest.fail(f"a record written {when} does not match rummykit's record schema:\n  "
+                    + "\n  ".join(problems[:10]), pytrace=False)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> Generator[None, None, None]:
+    _schema_problems.clear()
+    yield
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
+    yield  # a test that fails already is not failed again here
+    _fail_on_schema_problems("by this test")
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Generator[
+        None, None, None]:
+    yield
+    _fail_on_schema_problems("while tearing this test down")

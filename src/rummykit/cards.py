@@ -88,7 +88,9 @@ class Card(int):
     @staticmethod
     def parse(text: str) -> Card:
         """Parse one card: rank then suit, case-insensitive; ``JK`` or ``★`` for a joker."""
-        raw = text.strip().upper()
+        stripped = text.strip()
+        # Letters are ASCII: no case folding may turn another letter into one ("ſ" -> "S").
+        raw = stripped.upper() if all(ch.isascii() or ch in "♣♦♥♠★" for ch in stripped) else ""
         if raw in ("JK", "★"):
             return CARDS[JOKER_CODE]
         if len(raw) < 2 or raw[-1] not in _SUIT_ALIASES or raw[:-1] not in _RANK_ALIASES:

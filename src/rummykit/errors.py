@@ -24,6 +24,7 @@ __all__ = [
     "RefusalCode",
     "RulesError",
     "RummyError",
+    "shown",
 ]
 
 
@@ -42,6 +43,19 @@ class RulesError(RummyError):
 
 class RecordError(RummyError):
     """A game record that is not valid (its format, not its play)."""
+
+
+def shown(value: object) -> str:
+    """A value as an error message shows it: 40 characters at most, and something for any
+    value (Python prints no number of thousands of digits, nor a list nested a thousand
+    deep), so that reporting bad input never fails itself."""
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):
+        kind = "list" if isinstance(value, list) else "object" if isinstance(value, dict) else (
+            "number")
+        return f"<a {kind} too large to print>"
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 RefusalCode = Literal[

@@ -16,17 +16,25 @@ True
 from __future__ import annotations
 
 import json
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rummykit.cards import CARDS, Card, format_cards, make_deck
+from rummykit.cards import CARDS, Card
 from rummykit.engine.actions import Action
-from rummykit.engine.deal import Deal, DealResult, Layout
+from rummykit.engine.deal import Deal
+from rummykit.engine.layout import Layout, check_layout
 from rummykit.engine.match import Match
-from rummykit.errors import IllegalActionError, NotationError, RecordError, RummyError
+from rummykit.engine.scoring import DealResult
+from rummykit.errors import (
+    IllegalActionError,
+    NotationError,
+    RecordError,
+    RulesError,
+    RummyError,
+    shown,
+)
 from rummykit.rules import Rules
 
 __all__ = [
@@ -85,6 +93,8 @@ def loads(text: str | bytes) -> Record:
         raise RecordError(f"not JSON: {err}") from None
     except RecursionError:
         raise RecordError("not a record: JSON nested too deeply") from None
+    except ValueError:  # json reads no number of more than sys.get_int_max_str_digits()
+        raise RecordError("not a record: a number too long to read") from None
     return from_json(data)
 
 
@@ -108,8 +118,19 @@ def _keys(where: str, data: dict[str, Any], required: set[str], allowed: set[str
 
 def _int(where: str, value: object) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
-        raise RecordError(f"{where}: a whole number is needed, not {value!r}")
+        raise RecordError(f"{where}: a whole number is needed, not {shown(value)}")
+    try:
+        str(value)
+    except ValueError:  # more digits than JSON text can carry: the record could not be written
+        raise RecordError(f"{where}: a number too large") from None
     return value
+
+
+def _seat(where: str, what: str, value: object, players: int) -> int:
+    seat = _int(f"{where} {what}", value)
+    if not 0 <= seat < players:
+        raise RecordError(f"{where}: {what} {shown(seat)} is not a player")
+    return seat
 
 
 def _cards(where: str, value: object) -> tuple[int, ...]:
@@ -118,7 +139,7 @@ def _cards(where: str, value: object) -> tuple[int, ...]:
     out = []
     for item in value:
         if not isinstance(item, str):
-            raise RecordError(f"{where}: {item!r} is not a card")
+            raise RecordError(f"{where}: {shown(item)} is not a card")
         try:
             out.append(int(Card.parse(item)))
         except NotationError as err:
@@ -131,8 +152,8 @@ def _result(where: str, value: object, players: int) -> DealResult:
         raise RecordError(f"{where}: a result is an object")
     _keys(where, value, {"winner", "rummy", "points"}, {"winner", "rummy", "points"})
     winner = value["winner"]
-    if winner is not None and (_int(where, winner) < 0 or winner >= players):
-        raise RecordError(f"{where}: winner {winner} is not a player")
+    if winner is not None:
+        _seat(where, "winner", winner, players)
     if not isinstance(value["rummy"], bool):
         raise RecordError(f"{where}: rummy is true or false")
     points = value["points"]
@@ -148,15 +169,22 @@ def from_json(data: object) -> Record:
     _keys("record", data, {"format", "rules", "players", "deals"},
           {"format", "rules", "players", "seed", "deals", "result"})
     if data["format"] != FORMAT:
-        raise RecordError(f"format {data['format']!r} is not {FORMAT!r}")
+        raise RecordError(f"format {shown(data['format'])} is not {FORMAT!r}")
     try:
         rules = Rules.from_json(data["rules"])
     except RummyError as err:
         raise RecordError(f"rules: {err}") from None
     players = data["players"]
-    if (not isinstance(players, list) or not all(isinstance(p, str) for p in players)
-            or not 2 <= len(players) <= 6):
-        raise RecordError("players: a list of 2 to 6 names")
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise RecordError("players: a list of names")
+    try:
+        rules.check_players(len(players))
+    except RulesError as err:
+        raise RecordError(f"players: {err}") from None
+    for name in players:
+        if not _is_text(name):
+            raise RecordError(f"players: {shown(name)} is not text (it holds a lone "
+                              "surrogate)")
     n = len(players)
     seed = None if data.get("seed") is None else _int("seed", data["seed"])
     if not isinstance(data["deals"], list) or not data["deals"]:
@@ -167,9 +195,8 @@ def from_json(data: object) -> Record:
         if not isinstance(raw, dict):
             raise RecordError(f"{where}: an object")
         _keys(where, raw, {"actions"}, {"dealer", "layout", "actions", "result"})
-        dealer = None if raw.get("dealer") is None else _int(f"{where} dealer", raw["dealer"])
-        if dealer is not None and not 0 <= dealer < n:
-            raise RecordError(f"{where}: dealer {dealer} is not a player")
+        dealer = (None if raw.get("dealer") is None
+                  else _seat(where, "dealer", raw["dealer"], n))
         layout = None
         if raw.get("layout") is not None:
             lay = raw["layout"]
@@ -183,7 +210,10 @@ def from_json(data: object) -> Record:
                 _cards(f"{where} stock", lay["stock"]),
                 _cards(f"{where} pile", lay["pile"]),
             )
-            _check_layout(where, rules, n, layout)
+            try:
+                check_layout(rules, layout, players=n)
+            except RecordError as err:
+                raise RecordError(f"{where} layout: {err}") from None
         elif seed is None:
             raise RecordError(f"{where}: no layout and no seed to deal it from")
         actions = raw["actions"]
@@ -212,36 +242,19 @@ def from_json(data: object) -> Record:
             raise RecordError("result: totals lists one number per player")
         for t in totals:
             _int("result totals", t)
-        if result["winner"] is not None and not 0 <= _int("result winner",
-                                                           result["winner"]) < n:
-            raise RecordError(f"result: winner {result['winner']} is not a player")
+        if result["winner"] is not None:
+            _seat("result", "winner", result["winner"], n)
     return Record(rules, list(players), deals, seed, result)
 
 
-def _check_layout(where: str, rules: Rules, players: int, layout: Layout) -> None:
-    """A layout must be the rules' deck dealt: a hand per player, each of the deal's size
-    (or empty, for a player out of a ramino match), and the one card turned up."""
-    if len(layout.hands) != players:
-        raise RecordError(f"{where} layout: {len(layout.hands)} hands for {players} players")
-    dealt = [len(h) for h in layout.hands if h]
-    if len(dealt) < 2:
-        raise RecordError(f"{where} layout: at least two players hold cards")
-    size = rules.hand_size_for(len(dealt))
-    for i, hand in enumerate(layout.hands, 1):
-        if hand and len(hand) != size:
-            raise RecordError(f"{where} layout: hand {i} has {len(hand)} cards; the rules deal "
-                              f"{size}")
-    if len(layout.pile) != 1:
-        raise RecordError(f"{where} layout: the pile starts with the one card turned up, not "
-                          f"{len(layout.pile)}")
-    deck = Counter(int(c) for c in make_deck(rules.decks, rules.jokers))
-    cards = Counter([*layout.stock, *layout.pile, *(c for h in layout.hands for c in h)])
-    if cards != deck:
-        extra = sorted((cards - deck).elements())
-        missing = sorted((deck - cards).elements())
-        what = (f"{format_cards(extra[:5])} too often" if extra
-                else f"{format_cards(missing[:5])} missing")
-        raise RecordError(f"{where} layout: not the deck: {what}")
+def _is_text(value: str) -> bool:
+    """Whether a string is Unicode text that can be written as UTF-8: JSON's ``\\ud800``
+    escape reads as a lone surrogate, which no file can hold."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 # -- writing -------------------------------------------------------------------------

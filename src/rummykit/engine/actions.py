@@ -62,16 +62,16 @@ class Action(NamedTuple):
         words = text.split()
         if not words:
             raise NotationError("an empty action: write draw, meld, layoff, discard or end")
-        verb, rest = words[0].lower(), words[1:]
+        verb, rest = _keyword(words[0]), words[1:]
         match verb:
             case "draw":
-                return _parse_draw(text, [w.lower() for w in rest])
+                return _parse_draw(text, [_keyword(w) for w in rest])
             case "meld":
                 if not rest:
                     raise NotationError(f"{text!r}: name the cards of the meld")
                 return Action("meld", tuple(Card.parse(w) for w in rest))
             case "layoff":
-                low = len(rest) == 3 and rest[2].lower() == "low"
+                low = len(rest) == 3 and _keyword(rest[2]) == "low"
                 if len(rest) != 2 + low:
                     raise NotationError(f"{text!r}: write 'layoff CARD MELD' (and 'low' for a "
                                         "joker at a run's low end)")
@@ -92,6 +92,12 @@ class Action(NamedTuple):
             f"{text!r}: unknown action {words[0]!r}; the actions are draw, meld, layoff, "
             "discard and end"
         )
+
+
+def _keyword(word: str) -> str:
+    """A word of the notation, any case; letters are ASCII (no case folding may turn
+    another letter into one: the Kelvin sign is not a k)."""
+    return word.lower() if word.isascii() else word
 
 
 def _parse_draw(text: str, rest: list[str]) -> Action:

@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from rummykit.errors import RulesError
+from rummykit.errors import RulesError, shown
 
 __all__ = ["OPTION_HELP", "PerCount", "Rules"]
 
@@ -263,12 +263,13 @@ class _Spec:
         if self.kind == "choice":
             if value not in self.choices:
                 raise RulesError(
-                    f"{name}={value!r} is not allowed; choose one of: {', '.join(self.choices)}"
+                    f"{name}={shown(value)} is not allowed; choose one of: "
+                    f"{', '.join(self.choices)}"
                 )
             return value
         if self.kind == "bool":
             if not isinstance(value, bool):
-                raise RulesError(f"{name} must be true or false, not {value!r}")
+                raise RulesError(f"{name} must be true or false, not {shown(value)}")
             return value
         if self.kind in ("int-or-none", "per-count-or-none") and value is None:
             return None
@@ -281,15 +282,15 @@ class _Spec:
             value = tuple(value)
         if not isinstance(value, tuple) or len(value) != 5:
             raise RulesError(
-                f"{name} takes one number or five (for 2 to 6 players), not {value!r}"
+                f"{name} takes one number or five (for 2 to 6 players), not {shown(value)}"
             )
         return tuple(self._int(name, v) for v in value)
 
     def _int(self, name: str, value: object) -> int:
         if not isinstance(value, int) or isinstance(value, bool):
-            raise RulesError(f"{name} must be a whole number, not {value!r}")
+            raise RulesError(f"{name} must be a whole number, not {shown(value)}")
         if not self.low <= value <= self.high:
-            raise RulesError(f"{name}={value} is out of range ({self.low} to {self.high})")
+            raise RulesError(f"{name}={shown(value)} is out of range ({self.low} to {self.high})")
         return value
 
     def to_json(self, value: object) -> object:
@@ -314,17 +315,17 @@ class _Spec:
                 return True
             if text.lower() in ("false", "no", "0"):
                 return False
-            raise RulesError(f"{name} must be true or false, not {text!r}")
+            raise RulesError(f"{name} must be true or false, not {shown(text)}")
         if text.lower() == "none" and self.kind.endswith("or-none"):
             return None
         try:
             numbers = [int(part) for part in text.split("/")]
         except ValueError:
-            raise RulesError(f"{name}={text!r}: not a number") from None
+            raise RulesError(f"{name}={shown(text)}: not a number") from None
         if self.kind.startswith("per-count"):
             return numbers[0] if len(numbers) == 1 else tuple(numbers)
         if len(numbers) != 1:
-            raise RulesError(f"{name}={text!r}: one number")
+            raise RulesError(f"{name}={shown(text)}: one number")
         return numbers[0]
 
 
