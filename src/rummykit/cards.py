@@ -3,7 +3,7 @@
 A card is a small int: ``suit * 13 + (rank - 1)`` for the 52 natural cards (suits in the
 order clubs, diamonds, hearts, spades) and 52 for a joker. :class:`Card` is an ``int``
 subclass, so cards sort, hash and index tables like ints and print in the notation of
-RULES.md:
+docs/rules.md:
 
 >>> Card.parse("10h"), Card.parse("T♥"), Card.parse("as")
 (Card('10H'), Card('10H'), Card('AS'))

@@ -1,4 +1,4 @@
-"""Game records (RECORD.md): load, dump and replay.
+"""Game records (docs/records.md): load, dump and replay.
 
 A record is one JSON document holding a whole match. Reading one is strict: unknown keys,
 bad cards, unknown presets or options and layouts that are not the deck are
@@ -261,7 +261,7 @@ def _is_text(value: str) -> bool:
 
 
 def to_json(record: Record) -> dict[str, Any]:
-    """The record as a JSON value (the order of keys of RECORD.md)."""
+    """The record as a JSON value (the order of keys of docs/records.md)."""
     out: dict[str, Any] = {"format": FORMAT, "rules": record.rules.to_json(),
                            "players": list(record.players)}
     if record.seed is not None:

@@ -30,6 +30,7 @@ from rummykit.cards import CARDS
 from rummykit.db.models import TableRow
 from rummykit.engine.actions import Action
 from rummykit.errors import RummyError
+from rummykit.rules import PRESET_SOURCES
 from rummykit.server.app import MAX_MESSAGE, create_app
 
 from ._support import ActionLog, Shadow, bot, card_words, person
@@ -345,7 +346,7 @@ def test_presets_endpoint(client: TestClient) -> None:
     help_texts = data["help"]
     assert help_texts and all(isinstance(t, str) and t for t in help_texts.values())
     for name, preset in data["presets"].items():
-        assert preset["source"].startswith("seed 00"), name
+        assert preset["source"] == PRESET_SOURCES[name], name
         assert set(preset["options"]) == set(help_texts), name
     assert data["presets"]["ramino"]["options"]["jokers"] == 4
     assert data["presets"]["one-deal"]["options"]["match_end"] == "one-deal"

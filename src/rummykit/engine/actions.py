@@ -1,4 +1,4 @@
-"""Actions and their notation (RULES.md "Card and action notation").
+"""Actions and their notation (docs/rules.md, "Notation").
 
 >>> a = Action.parse("meld 5h 6h 7h")
 >>> str(a), a.kind

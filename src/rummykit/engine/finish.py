@@ -1,6 +1,6 @@
 """No dead ends: whether the player to move could still finish the turn legally.
 
-RULES.md: an action is legal only if the player can still finish the turn after it. A
+The rules: an action is legal only if the player can still finish the turn after it. A
 meld or lay-off is refused when it would leave only cards that may not be discarded (and
 that cannot all be laid off to go out), when it empties the hand under a compulsory last
 discard, when a pile card that must be used could no longer be, or when a ramino opening

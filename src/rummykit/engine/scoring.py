@@ -51,7 +51,7 @@ class DealResult:
     end: DealEnd | None = field(default=None, compare=False)
 
     def to_json(self) -> dict[str, object]:
-        """The result as a record holds it (RECORD.md: exactly these three keys)."""
+        """The result as a record holds it (docs/records.md: exactly these three keys)."""
         return {"winner": self.winner, "rummy": self.rummy, "points": list(self.points)}
 
 

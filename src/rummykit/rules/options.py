@@ -1,4 +1,4 @@
-"""The rules object: every row of RULES.md as one validated option.
+"""The rules object: every row of docs/rules.md as one validated option.
 
 A :class:`Rules` is frozen and keyword-only. Presets are instances of it (see
 :mod:`rummykit.rules.presets`); a variant is ``rules.replace(melds_per_turn="many")``.
@@ -24,7 +24,7 @@ from typing import Any, Literal
 
 from rummykit.errors import RulesError, shown
 
-__all__ = ["OPTION_HELP", "PerCount", "Rules"]
+__all__ = ["OPTION_CHOICES", "OPTION_HELP", "PerCount", "Rules", "option_text"]
 
 PerCount = tuple[int, int, int, int, int]
 """A value for each player count 2, 3, 4, 5 and 6."""
@@ -35,7 +35,7 @@ MAX_PLAYERS = 6
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Rules:
-    """Every rule of a Rummy variant. Build one from a preset; see RULES.md for each row."""
+    """Every rule of a Rummy variant. Build one from a preset; see docs/rules.md for each row."""
 
     preset_name: str = field(default="basic", compare=False)
     """The preset this rules object started from; ``str()`` prints options against it."""
@@ -192,7 +192,7 @@ class Rules:
 
     @classmethod
     def preset(cls, name: str) -> Rules:
-        """The preset of RULES.md with this name."""
+        """The preset of docs/rules.md with this name."""
         from rummykit.rules.presets import preset
 
         return preset(name)
@@ -433,4 +433,13 @@ _SPECS: dict[str, _Spec] = {
 }
 
 OPTION_HELP: dict[str, str] = {name: spec.help for name, spec in _SPECS.items()}
+
+OPTION_CHOICES: dict[str, tuple[str, ...]] = {
+    name: spec.choices for name, spec in _SPECS.items() if spec.choices}
+"""The values of each option that takes one of several words."""
+
+
+def option_text(rules: Rules, name: str) -> str:
+    """The value of option ``name`` in ``rules``, written as in a rules string."""
+    return _SPECS[name].to_text(getattr(rules, name))
 """What each option changes, in a sentence: the rules page is generated from it."""

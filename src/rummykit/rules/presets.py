@@ -1,4 +1,4 @@
-"""The six presets of RULES.md, each tied to the rule book (seed) it comes from."""
+"""The six presets, each tied to the rule book it comes from (docs/rules.md)."""
 
 from __future__ import annotations
 
@@ -74,13 +74,29 @@ PRESETS: dict[str, Rules] = {
 """Every preset by name."""
 
 PRESET_SOURCES: dict[str, str] = {
-    "basic": "seed 000: basic Rummy",
-    "one-deal": "seed 001: a one-deal Rummy",
-    "classic": "seed 002: Classic Rummy",
-    "rummy500": "seed 003: 500 Rum",
-    "limited-stock": "seed 004: Rummy with stock-refill limits",
-    "ramino": "seed 002, variant: Italian Ramino",
+    "basic": "basic Rummy",
+    "one-deal": "a one-deal Rummy",
+    "classic": "Classic Rummy",
+    "rummy500": "500 Rum",
+    "limited-stock": "Rummy with stock-refill limits",
+    "ramino": "Italian Ramino, a variant of Classic Rummy",
 }
+"""The game each preset plays, by its name."""
+
+PRESET_SUMMARIES: dict[str, str] = {
+    "basic": "many melds per turn, ace low, the pile turned over when the stock ends, the "
+             "winner collects hand points, rummy pays double, match to 100",
+    "one-deal": "as basic, but one deal is the whole game and its winner deals the next",
+    "classic": "at most one meld per turn (lay-offs unlimited); the match ends when everyone "
+               "has dealt once or a total reaches 100",
+    "rummy500": "take any pile card with all above it if you use it at once; score melded "
+                "cards minus hand; ace high or low; first to 500",
+    "limited-stock": "the pile is shuffled into a new stock a limited number of times, then "
+                     "stalemate; match past 100 (2-3 players) or 200 (4-6)",
+    "ramino": "two decks and four jokers, 8 cards each, an opening of 50, hand points count "
+              "against you, past 101 you are out",
+}
+"""Each preset in one line."""
 
 
 def preset(name: str) -> Rules:
