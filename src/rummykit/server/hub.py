@@ -258,10 +258,9 @@ class Hub:
         """A new table; people's seats get unguessable tokens."""
         try:
             rules = Rules.parse(rules_text)
+            rules.check_players(len(seats))
         except RulesError as err:
             raise HubError(str(err)) from None
-        if not 2 <= len(seats) <= 6:
-            raise HubError("a table has 2 to 6 seats")
         if not any(s.kind == "person" for s in seats):
             raise HubError("a table needs at least one person (bots-only tables are for the "
                            "simulator)")

@@ -40,8 +40,7 @@ CHUNK = 16
 def check(config: Config) -> None:
     """Raise ValueError on a configuration that cannot run (before any work starts)."""
     rules = Rules.parse(config.rules)
-    if not 2 <= config.players <= 6:
-        raise ValueError(f"{config.players} players: Rummy is played by 2 to 6")
+    rules.check_players(config.players)
     if len(config.bots) != config.players:
         raise ValueError(f"{len(config.bots)} bots for {config.players} seats: name one per seat")
     for level in config.bots:
