@@ -101,6 +101,22 @@ def test_ramino_joker_run_of_one_natural_and_four_jokers_is_listed() -> None:
     assert (meld.kind, meld.low, meld.high) == ("run", 5, 9)
 
 
+def test_seed003_deep_pile_draw_under_compulsory_last_discard_is_decided() -> None:
+    """003: «взятая карта должна быть немедленно использована» (the card taken must be used
+    at once). Taking the 4H from the bottom of a 28-card pile brings the 3H and 5H with it,
+    so 3H 4H 5H can be melded and a card kept for the compulsory last discard: the draw is
+    legal. (Deciding it once took a minute: a card that can never be used now cuts the
+    look-ahead short.)"""
+    rules = RUMMY500.replace(last_discard="required", hand_size=4)
+    pile = ("4H 7S 10C 10H 10S KS 7H 8S 2S AS 10D 5H 2C KH QD KC AC KD 2D 3H 6S AH 5D 7C "
+            "6D JC 8D 5C")
+    d = deal(rules, ["3C 6C 9C 8H", "QC QH QS 4S"], pile, dealer=1)
+    assert d.can(Action.parse("draw pile 4H"))
+    assert "draw pile 4H" in legal_texts(d)
+    play(d, "draw pile 4H")
+    assert "meld 3H 4H 5H" in legal_texts(d)
+
+
 # -- a whole suit in hand ---------------------------------------------------------------
 
 HEARTS = "AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH"

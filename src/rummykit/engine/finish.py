@@ -112,13 +112,14 @@ def _search(
         return known
     memo[key] = False
     seat = deal.to_move
-    if pending >= 0 and opened and rules.last_discard == "optional" and _usable_at_once(
-            rest, table, pending, melds_left > 0, deal):
+    if pending >= 0 and opened and _usable_at_once(rest, table, pending, melds_left > 0, deal):
         # Using the pile card settles the turn: what is left may then be discarded (a pile
         # card that must be used is never a card that may not be discarded), or nothing is
-        # left and the player is out.
+        # left and the player is out where that is allowed.
         memo[key] = True
         return True
+    if pending >= 0 and not _could_use(rest, table, pending, melds_left > 0, opened, deal):
+        return False  # memo[key] is False already
     if melds_left > 0:
         for cards in find_melds(rest, rules):
             meld = make_meld(cards, rules, seat)
@@ -147,11 +148,29 @@ def _search(
 def _usable_at_once(
     hand: Sequence[int], table: Sequence[Meld], card: int, can_meld: bool, deal: Deal
 ) -> bool:
-    """Whether ``card`` fits a meld of ``table`` or joins a meld with cards of ``hand``."""
+    """Whether ``card`` fits a meld of ``table`` or joins a meld with cards of ``hand``,
+    keeping a card to discard where the last card must be discarded."""
     rules = deal.rules
-    if any(fits(m, card, rules) for m in table):
+    keep = 1 if rules.last_discard == "required" else 0
+    if len(hand) > keep and any(fits(m, card, rules) for m in table):
         return True
-    return can_meld and any(card in cards for cards in find_melds(hand, rules))
+    return can_meld and any(card in cards and len(hand) > len(cards) - 1 + keep
+                            for cards in find_melds(hand, rules))
+
+
+def _could_use(
+    hand: Sequence[int], table: Sequence[Meld], card: int, can_meld: bool, opened: bool,
+    deal: Deal,
+) -> bool:
+    """Whether ``card`` could still be used by any line of play: in a meld of cards of
+    ``hand`` (a meld laid first and extended up to it is such a meld too), or laid off on
+    a meld of ``table``, at once or once cards of the hand have extended a run up to it.
+    When not even this holds, no search is needed: the card is stranded."""
+    rules = deal.rules
+    if opened and any(fits(m, card, rules) or _reaches(m, card, list(hand), rules)
+                      for m in table):
+        return True
+    return can_meld and any(card in cards for cards in find_melds(_near(list(hand), card), rules))
 
 
 # -- a pile card that must be used (rummy500) ----------------------------------------

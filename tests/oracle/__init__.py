@@ -1,0 +1,1 @@
+"""Independent oracles: brute-force models written from RULES.md, checked against the engine."""
