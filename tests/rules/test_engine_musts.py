@@ -7,10 +7,14 @@ expectations come from the rule texts quoted in each test, not from the engine's
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from rummykit import record as records
 from rummykit.cards import parse_cards
-from rummykit.engine import Action, Deal
+from rummykit.cli import _deal_summary, main
+from rummykit.engine import Action, Deal, Match
 from rummykit.errors import IllegalActionError
 from rummykit.melds import find_melds, make_meld
 from rummykit.rules import preset
@@ -251,3 +255,35 @@ def test_rulesmd_repetition_scored_as_the_preset_scores_a_stalemate() -> None:
     assert d.is_over and d.result is not None and d.result.end == "repetition"
     assert d.result.points == (-(15 + 7 + 10 + 10 + 10 + 10 + 8 + 6 + 3 + 4 + 10 + 10 + 10),
                                -(2 + 9 + 4 + 5 + 7 + 5 + 9 + 10 + 10 + 10 + 10 + 2 + 3))
+
+
+def test_rulesmd_repetition_in_a_record_replays_and_says_why(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A record of the loop above replays to a stalemate (winner null, no points, as the
+    record format scores a stalemate), and ``rummykit replay`` says why the deal ended."""
+    d = deal(BASIC, LOOP_HANDS, "2S")
+    match = Match(BASIC, players=["Anna", "Bruno"], first_dealer=1, layout=d.layout)
+    for text in LOOP + LOOP:
+        match.apply(text)
+    assert len(match.finished) == 1
+    rec = records.from_match(match)
+    path = tmp_path / "loop.json"
+    records.dump(rec, path)
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "deal 1: stalemate (the same position came up 3 times), points [0, 0]" in out
+    replayed = records.replay(records.load(path))
+    result = replayed.match.finished[0].result
+    assert result is not None and result.to_json() == {
+        "winner": None, "rummy": False, "points": [0, 0]}
+
+
+def test_rulesmd_repetition_told_in_the_terminal_game_summary() -> None:
+    """The terminal game tells a repetition like any stalemate, with its reason."""
+    d = deal(BASIC, LOOP_HANDS, "2S")
+    match = Match(BASIC, players=["Anna", "Bruno"], first_dealer=1, layout=d.layout)
+    for text in LOOP + LOOP:
+        match.apply(text)
+    lines: list[str] = []
+    _deal_summary(match, 0, lines.append)
+    assert lines[0] == "Deal 1 ends with no one out: the same position came up 3 times."

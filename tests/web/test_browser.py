@@ -29,6 +29,7 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from rummykit import record as records
+from rummykit.cards import CARDS
 
 from ._support import Shadow, bot, person
 from .conftest import DATABASES, new_postgres_database, sqlite_url
@@ -553,6 +554,46 @@ def test_deal_summary_between_deals(server: Server, pages: Pages, shot: Any) -> 
     assert page.text_content("#deal") == "Deal 2"
     wait_turn(page)
     take_turn(page, rng)
+
+
+def test_a_repeated_position_ends_the_deal_and_the_summary_says_why(
+        server: Server, pages: Pages, shot: Any) -> None:
+    """Two people keep taking the top discard and throwing another card until the deal's
+    starting position comes up for the third time: the deal ends as a stalemate and the
+    summary says why, at desktop and phone size."""
+    from rummykit.engine import Match
+    from rummykit.rules import preset
+
+    seed = 31
+    table = server.table([person("Ann"), person("Bea")], rules="classic", seed=seed)
+    deal = Match(preset("classic"), players=["Ann", "Bea"], seed=seed).deal
+    first = deal.to_move
+    x, y, top = (str(CARDS[c]) for c in (deal.hands[first][0], deal.hands[1 - first][0],
+                                          deal.pile[-1]))
+    loop = ["draw pile", f"discard {x}", "draw pile", f"discard {y}", "draw pile",
+            f"discard {top}", "draw pile", f"discard {x}", "draw pile", f"discard {y}",
+            "draw pile", f"discard {top}"]
+    players = [pages.new(), pages.new(viewport={"width": 390, "height": 844})]
+    for seat, page in enumerate(players):
+        page.goto(server.url + table["seats"][seat]["link"])
+        ready(page)
+    for page in players:
+        page.wait_for_function("() => state.table.status === 'playing'")
+    mover = first
+    for n, text in enumerate(loop + loop):
+        page = players[mover]
+        wait_seq(page, n)
+        page.fill("#command", text)
+        page.press("#command", "Enter")
+        heard_back(page, n)
+        if text.startswith("discard"):
+            mover = 1 - mover
+    for page in players:
+        page.wait_for_selector("dialog#summary[open]")
+        body = page.inner_text("#summary-body")
+        assert "Nobody went out: the same position came up 3 times." in body
+    shot(players[0], "repetition-summary")
+    shot(players[1], "repetition-summary-phone")
 
 
 def test_reload_resumes(server: Server, pages: Pages, shot: Any) -> None:
