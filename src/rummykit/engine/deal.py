@@ -118,7 +118,7 @@ class Deal:
     _history: list[Action]
     _movers: list[int]
     _pile_log: list[tuple[int, tuple[int, ...]]]
-    _events: list[tuple[int, Event]]
+    _events: tuple[tuple[int, Event], ...]  # rare and immutable: shared by copies
     _positions: dict[tuple[object, ...], int] | None
     _turn_key: tuple[object, ...] | None
     _tracker: Tracker | None
@@ -161,7 +161,7 @@ class Deal:
         self._history = []
         self._movers = []
         self._pile_log = []
-        self._events = []
+        self._events = ()
         self._positions = None
         self._turn_key = None
         self._tracker = None
@@ -207,7 +207,7 @@ class Deal:
         new._history = self._history[:]
         new._movers = self._movers[:]
         new._pile_log = self._pile_log[:]
-        new._events = self._events[:]
+        new._events = self._events
         new._positions = dict(self._positions) if self._positions else None
         new._turn_key = self._turn_key
         new._tracker = self._tracker.copy() if self._tracker is not None else None
@@ -239,7 +239,7 @@ class Deal:
     def events(self) -> tuple[tuple[int, Event], ...]:
         """Every turn-over and refill of the stock, each with the number of actions played
         before it (a turn-over happens within the ``draw stock`` at that index)."""
-        return tuple(self._events)
+        return self._events
 
     @property
     def last_mover(self) -> int | None:
@@ -529,7 +529,7 @@ class Deal:
                     self.stock = self.pile[::-1]
                     self.pile = []
                     self.turn_overs_used += 1
-                    self._events.append((len(self._history) - 1, "turn-over"))
+                    self._events += ((len(self._history) - 1, "turn-over"),)
                 self.hands[seat].append(self.stock.pop())
                 self.phase = "play"
                 # The stock never grows back within a turn-over: no earlier position returns.
@@ -619,7 +619,7 @@ class Deal:
                     self.stock = new_stock
                     self.pile = self.pile[-1:]
                     self.refills_used += 1
-                    self._events.append((len(self._history), "refill"))
+                    self._events += ((len(self._history), "refill"),)
                     self._positions = None
                 else:
                     self._finish(None, "refills")

@@ -322,7 +322,7 @@ def determinize(source: View | Deal, rng: random.Random, *, seat: int | None = N
     deal._history = [a for _, a in v.history]
     deal._movers = [s for s, _ in v.history]
     deal._pile_log = [(s, tuple(int(c) for c in cards)) for s, cards in v.pile_draws]
-    deal._events = list(v.events)
+    deal._events = tuple(v.events)
     deal._positions = None
     deal._turn_key = None
     deal._tracker = Tracker.from_knowledge(k, done=len(v.history), events_done=len(v.events),
