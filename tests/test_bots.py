@@ -25,7 +25,9 @@ from rummykit.rules import PRESETS, Rules
 from rummykit.sim import Config, simulate
 from rummykit.views import view
 
-LEVELS = list(BOTS)
+LEVELS = ["random", "greedy", "expert"]
+"""The levels that decide at once; the master (a search) has tests of its own
+(tests/test_master.py) with small budgets."""
 PRESET_NAMES = list(PRESETS)
 PLAYER_COUNTS = range(2, 7)
 VARIANTS = ["classic(melds_per_turn=many)", "basic(last_discard=required)",
@@ -35,16 +37,16 @@ MAX_STEPS = 1_500
 few hundred at most, unless they loop: see test_bots_end_every_ramino_deal)."""
 
 
-def test_registry_is_the_three_levels_weakest_first() -> None:
-    assert LEVELS == ["random", "greedy", "expert"]
-    for level in LEVELS:
+def test_registry_is_the_four_levels_weakest_first() -> None:
+    assert list(BOTS) == ["random", "greedy", "expert", "master"]
+    for level in BOTS:
         bot = make_bot(level)
         assert bot.name == level
         assert isinstance(bot, BOTS[level])
 
 
 def test_unknown_level_is_an_error_naming_the_levels() -> None:
-    with pytest.raises(ValueError, match="random, greedy, expert"):
+    with pytest.raises(ValueError, match="random, greedy, expert, master"):
         make_bot("grandmaster")
 
 

@@ -8,6 +8,7 @@ import io
 import json
 import math
 import os
+import random
 import subprocess
 import sys
 from collections import defaultdict
@@ -17,7 +18,7 @@ import pytest
 
 from rummykit import record as records
 from rummykit.sim import Config, Outcome, check, run_jobs, simulate
-from rummykit.sim.ladder import run_ladder
+from rummykit.sim.ladder import resample_deals, run_ladder
 from rummykit.sim.report import mean_ci, wilson
 
 RUMMYKIT = Path(sys.executable).with_name("rummykit")
@@ -349,6 +350,7 @@ def test_ladder_writes_a_markdown_table_of_the_levels(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     lines = target.read_text(encoding="utf-8").splitlines()
     assert lines[0].startswith("#") and "classic" in lines[0]
+    assert any("bootstrap intervals over whole deals" in line for line in lines)
     rows = _markdown_table(lines, "bot")
     assert sorted(r["bot"] for r in rows) == sorted(LEVELS)
     # Each level plays two pairs of 20 deals, each deal twice (seats rotated): 80 games.
@@ -376,6 +378,94 @@ def test_run_ladder_rates_random_below_the_others() -> None:
     assert result.to_json()["ratings"][0]["name"] == result.ratings[0].name
     again = run_ladder("classic", 2, list(LEVELS), deals=30, seed=1)
     assert again == result  # seeded: the bootstrap intervals too
+
+
+def test_ladder_default_leaves_out_the_slow_master() -> None:
+    proc = rummykit("ladder", "--help")
+    assert proc.returncode == 0
+    assert "master(think=0.2)" in proc.stdout  # how to name it
+
+
+@pytest.mark.parametrize(("bots", "message"), [
+    ("random,bogus", "'bogus'"),
+    ("random,master(speed=3)", "'speed'"),
+    ("random,master(think=0.2", "master(think=0.2"),
+    ("random,greedy,random", "'random' is named twice"),
+    ("master(think=0.2),master(think=0.20)", "named twice"),
+    ("expert", "at least two"),
+    ("", "at least two"),
+])
+def test_ladder_bad_bots_exit_2_naming_the_level(tmp_path: Path, bots: str, message: str
+                                                 ) -> None:
+    target = tmp_path / "l.md"
+    proc = rummykit("ladder", "--bots", bots, "--deals", "2", "--markdown", str(target),
+                    cwd=tmp_path)
+    assert proc.returncode == 2
+    assert message in proc.stderr
+    assert "cannot run the ladder" in proc.stderr
+    assert proc.stdout == ""
+    assert not target.exists()  # nothing played, nothing written
+
+
+def test_ladder_bots_rates_just_those_levels(tmp_path: Path) -> None:
+    proc = rummykit("ladder", "--bots", "random,greedy", "--deals", "10", "--json",
+                    cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert sorted(r["name"] for r in out["ratings"]) == ["greedy", "random"]
+    assert [r["games"] for r in out["ratings"]] == [20, 20]
+    assert [(p["first"], p["second"]) for p in out["pairs"]] == [("random", "greedy")]
+    assert not (tmp_path / "docs").exists()  # --json alone writes no file
+
+
+def test_ladder_bootstrap_resamples_whole_deals() -> None:
+    """Every resample is made of whole deals: a deal's rotation games are drawn together
+    (drawing games one by one, as the ladder once did, splits them)."""
+    groups = {(0, 1): [[(d, r) for r in range(3)] for d in range(8)],
+              (0, 2): [[(100 + d, r) for r in range(3)] for d in range(5)]}
+    rng = random.Random(7)
+    drawn: set[int] = set()
+    for _ in range(50):
+        sample = resample_deals(groups, rng)
+        assert sample.keys() == groups.keys()
+        for pair, deals in groups.items():
+            games = sample[pair]
+            assert len(games) == sum(len(deal) for deal in deals)
+            chunks = [games[k:k + 3] for k in range(0, len(games), 3)]
+            assert all(chunk in deals for chunk in chunks)  # whole deals, in one piece
+            drawn.update(game[0] for game in games)
+    assert len(drawn) == 13  # with replacement, every deal drawn at some point
+    again = resample_deals(groups, random.Random(7))
+    assert again == resample_deals(groups, random.Random(7))  # seeded
+
+
+def test_ladder_bootstrap_of_a_deal_split_evenly_has_no_spread() -> None:
+    """Each deal won once and lost once (one win per rotation): resampling whole deals can
+    only give an even score, so the interval is the point; resampling games one by one
+    would spread it."""
+    scores = {(0, 1): [[1.0, 0.0] for _ in range(20)]}
+    rng = random.Random(0)
+    for _ in range(20):
+        assert sum(resample_deals(scores, rng)[(0, 1)]) == 20
+
+
+def test_run_ladder_takes_bot_specs_as_names() -> None:
+    result = run_ladder("classic", 2, ["greedy", "master(rollouts=2)"], deals=2, seed=3,
+                        resamples=20)
+    assert {r.name for r in result.ratings} == {"greedy", "master(rollouts=2)"}
+    assert [r.games for r in result.ratings] == [4, 4]
+    assert [(p.first, p.second, p.deals) for p in result.pairs] == [
+        ("greedy", "master(rollouts=2)", 4)]
+    assert "| master(rollouts=2) |" in result.markdown()
+    assert "greedy vs master(rollouts=2)" in result.markdown()
+    assert {r["name"] for r in result.to_json()["ratings"]} == {"greedy", "master(rollouts=2)"}
+
+
+def test_run_ladder_refuses_bad_levels_before_playing() -> None:
+    with pytest.raises(ValueError, match="named twice"):
+        run_ladder("classic", 2, ["random", "greedy", " greedy"], deals=1)
+    with pytest.raises(ValueError, match="unknown bot"):
+        run_ladder("classic", 2, ["random", "greedy", "wizard"], deals=1)
 
 
 # -- Ray -------------------------------------------------------------------------------

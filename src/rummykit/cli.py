@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from rummykit import record as records
-from rummykit.bots import BOTS, Bot, make_bot
+from rummykit.bots import BOTS, Bot, make_bot, split_bots
 from rummykit.cards import format_cards
 from rummykit.engine.actions import Action
 from rummykit.engine.match import Match
@@ -71,6 +71,8 @@ def _parser() -> argparse.ArgumentParser:
                        "sqlite:///var/rummykit.db)")
     serve.add_argument("--bot-delay", type=float, default=0.6,
                        help="seconds a bot waits before it moves, so people see it play")
+    serve.add_argument("--think", type=_seconds, default=1.0,
+                       help="seconds the master bot thinks over each decision (default 1)")
     serve.add_argument("--allow-seed", action="store_true",
                        help="let a table's creator choose its seed (for tests and demos: "
                        "the seed shows every card)")
@@ -81,6 +83,17 @@ def _parser() -> argparse.ArgumentParser:
     rules.add_argument("--json", action="store_true")
     rules.set_defaults(handler=_rules)
     return parser
+
+
+def _seconds(text: str) -> float:
+    """A think time: a number of seconds from 0.01 to 60."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0.01 <= value <= 60:
+        raise argparse.ArgumentTypeError(f"{value} is out of range (0.01 to 60 seconds)")
+    return value
 
 
 # -- replay --------------------------------------------------------------------------
@@ -133,7 +146,8 @@ def _serve(args: argparse.Namespace) -> int:
     from sqlalchemy.exc import ArgumentError, OperationalError
 
     try:
-        app = create_app(args.db, bot_delay=args.bot_delay, allow_seed=args.allow_seed)
+        app = create_app(args.db, bot_delay=args.bot_delay, allow_seed=args.allow_seed,
+                         think=args.think)
     except (ArgumentError, OperationalError, ValueError) as err:
         print(f"cannot open the database: {str(err).splitlines()[0]}", file=sys.stderr)
         return 2
@@ -202,7 +216,7 @@ def play(
         if not name.strip() or len(name) > 40:
             raise RulesError("--name takes a name of 1 to 40 characters")
         rules = Rules.parse(rules_text)
-        levels = [level.strip() for level in bots.split(",")]
+        levels = split_bots(bots)
         if len(levels) == 1:
             levels = levels * (players - 1)
         if len(levels) != players - 1:

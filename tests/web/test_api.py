@@ -291,10 +291,22 @@ BAD_TABLES: dict[str, tuple[dict[str, Any], int, str]] = {
     "seven seats": ({"rules": "classic", "seats": [person(f"P{i}") for i in range(7)]}, 422,
                     "at most 6"),
     "unknown bot level": ({"rules": "classic", "seats": [person("Ann"), bot("Bob", "god")]},
-                          400, "unknown bot 'god'; the bots are: random, greedy, expert"),
+                          400, "unknown bot 'god'; the bots are: random, greedy, expert, master"),
+    "unknown bot option": ({"rules": "classic",
+                            "seats": [person("Ann"), bot("Bob", "master(speed=2)")]},
+                           400, "bot master has no option 'speed'"),
+    "think out of range": ({"rules": "classic",
+                            "seats": [person("Ann"), bot("Bob", "master(think=99)")]},
+                           400, "think=99.0 is out of range"),
+    "options of a bot without any": ({"rules": "classic",
+                                      "seats": [person("Ann"), bot("Bob", "greedy(think=1)")]},
+                                     400, "bot greedy has no option 'think'"),
+    "bot level too long": ({"rules": "classic",
+                            "seats": [person("Ann"), bot("Bob", "master(think=0.5000000001)")]},
+                           400, "at most 20 characters"),
     "bot without level": ({"rules": "classic",
                            "seats": [person("Ann"), {"kind": "bot", "name": "Bob"}]},
-                          400, "the bots are: random, greedy, expert"),
+                          400, "the bots are: random, greedy, expert, master"),
     "no person": ({"rules": "classic", "seats": [bot("A"), bot("B")]}, 400,
                   "at least one person"),
     "empty name": ({"rules": "classic", "seats": [person("Ann"), person("")]}, 422,
@@ -350,7 +362,7 @@ def test_presets_endpoint(client: TestClient) -> None:
         assert set(preset["options"]) == set(help_texts), name
     assert data["presets"]["ramino"]["options"]["jokers"] == 4
     assert data["presets"]["one-deal"]["options"]["match_end"] == "one-deal"
-    assert data["bots"] == ["random", "greedy", "expert"]
+    assert data["bots"] == ["random", "greedy", "expert", "master"]
 
 
 # -- tokens --------------------------------------------------------------------------
@@ -664,6 +676,24 @@ def test_bot_actions_are_stored_before_their_views(client: TestClient,
     assert checked >= shadow.seq // 2
     assert final[0]["view"]["match_over"]
     assert len(actions_db.rows(table_id)) == shadow.seq
+
+
+def test_a_master_seat_plays_a_whole_deal(db_url: str) -> None:
+    """A master bot seat (thinking 0.05 s a decision, the server's --think) plays its
+    turns off the event loop, and a seat may name its own think time: every view the
+    person gets is the engine's own, and the deal ends."""
+    with TestClient(create_app(db_url, bot_delay=0.0, allow_seed=True, think=0.05)) as client:
+        table_id, tokens = create(client, [person("Ann"), bot("Max", "master"),
+                                           bot("Mia", "master(think=0.02)")])
+        shadow = Shadow(RULES, ["Ann", "Max", "Mia"], SEED)
+        with socket(client, table_id, tokens[0]) as ws:
+            final = play_out({0: Conn(ws, 0)}, shadow, random.Random(2))
+        assert final[0]["view"]["match_over"]
+        bot_moves = [seat for seat, _ in shadow.match.finished[0].moves if seat != 0]
+        assert len(bot_moves) > 4
+        seats = client.get(f"/api/tables/{table_id}", params={"token": tokens[0]}).json()
+        assert [s.get("level") for s in seats["table"]["seats"]][1:] == [
+            "master", "master(think=0.02)"]
 
 
 def test_the_game_starts_when_every_seat_is_taken(client: TestClient) -> None:

@@ -407,19 +407,25 @@ def finish_over_websockets(server: Server, seed: int) -> tuple[dict[str, Any], S
     return table, shadow
 
 
-# -- the tests -----------------------------------------------------------------------
-
-
-def test_play_a_deal_against_two_bots(server: Server, pages: Pages, shot: Any) -> None:
-    """(a) From the index page to the end of a one-deal match against two bots."""
+def one_deal_index(server: Server, pages: Pages, seed: int) -> tuple[Any, Any]:
+    """A new page on the index with the one-deal preset chosen (the table's seed fixed):
+    the page and its seat rows."""
     page = pages.new()
-    with_seed(page, 33)
+    with_seed(page, seed)
     page.goto(server.url + "/")
     page.wait_for_selector("#seats .seat-row >> nth=2")
     page.select_option("#preset", "one-deal")
     page.wait_for_function("() => document.getElementById('rules-text').textContent "
                            "=== 'one-deal'")
-    rows = page.locator("#seats .seat-row")
+    return page, page.locator("#seats .seat-row")
+
+
+# -- the tests -----------------------------------------------------------------------
+
+
+def test_play_a_deal_against_two_bots(server: Server, pages: Pages, shot: Any) -> None:
+    """(a) From the index page to the end of a one-deal match against two bots."""
+    page, rows = one_deal_index(server, pages, seed=33)
     assert rows.count() == 3
     rows.nth(0).locator("[name=name]").fill("Ann")
     rows.nth(1).locator("[name=name]").fill("Bruno")
@@ -455,6 +461,29 @@ def test_play_a_deal_against_two_bots(server: Server, pages: Pages, shot: Any) -
         assert page.locator(selector).is_visible()
     assert page.text_content("#status").startswith("The match is over")
     shot(page, "match-end")
+
+
+def test_a_master_seat_with_its_thinking_time(server: Server, pages: Pages, shot: Any) -> None:
+    """The master is offered as a level; its thinking time is asked only for a master seat,
+    shown at the table, and the master plays its turns (the game goes on to the end)."""
+    page, rows = one_deal_index(server, pages, seed=12)
+    rows.nth(2).locator("[name=kind]").select_option("person")
+    assert rows.nth(2).locator("[name=think]").is_hidden()
+    rows.nth(2).locator("[name=kind]").select_option("bot")
+    levels = rows.nth(1).locator("[name=level] option").all_inner_texts()
+    assert levels == ["random", "greedy", "expert", "master"]
+    assert rows.nth(1).locator("[name=think]").is_hidden()  # an expert does not think
+    rows.nth(1).locator("[name=level]").select_option("master")
+    assert rows.nth(1).locator("[name=think]").is_visible()
+    rows.nth(1).locator("[name=think]").select_option("0.3")
+    shot(page, "index-master")
+    page.click("#start")
+    page.wait_for_url("**/t/*")
+    ready(page)
+    seats = page.locator("#seats .seat")
+    assert "master(think=0.3) bot" in seats.nth(1).inner_text()
+    play_until_over(page, random.Random(4))
+    assert over(page)
 
 
 def test_two_people_play_through_an_invite_link(server: Server, pages: Pages) -> None:

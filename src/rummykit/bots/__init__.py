@@ -3,6 +3,9 @@
 A bot is given its seat's :class:`~rummykit.views.View` (which holds the legal actions)
 and its own seeded random generator, and returns one of the legal actions. It sees
 nothing the view does not hold.
+
+Bots are named like rules: a level, with options in parentheses where it has some
+(``master(think=0.2)``); :func:`split_bots` splits a comma list of them.
 """
 
 from __future__ import annotations
@@ -11,9 +14,10 @@ import random
 from typing import Protocol
 
 from rummykit.engine.actions import Action
+from rummykit.errors import shown
 from rummykit.views import View
 
-__all__ = ["BOTS", "Bot", "make_bot"]
+__all__ = ["BOTS", "LEVELS", "Bot", "make_bot", "parse_bot", "split_bots"]
 
 
 class Bot(Protocol):
@@ -26,18 +30,87 @@ class Bot(Protocol):
         ...
 
 
-def make_bot(level: str) -> Bot:
-    """The bot of this level; an unknown level is an error that lists them."""
-    try:
-        factory = BOTS[level]
-    except KeyError:
-        raise ValueError(f"unknown bot {level!r}; the bots are: {', '.join(BOTS)}") from None
-    return factory()
+def split_bots(text: str) -> list[str]:
+    """Split a comma list of bots, keeping commas inside parentheses:
+    ``"master(think=0.2,rollouts=50),expert"`` -> two bots."""
+    out: list[str] = []
+    depth = 0
+    current = ""
+    for ch in text:
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append(current.strip())
+            current = ""
+        else:
+            current += ch
+    out.append(current.strip())
+    return [part for part in out if part]
+
+
+def parse_bot(spec: str) -> tuple[str, dict[str, float | int]]:
+    """A bot's level and options: ``"master(think=0.5)"`` -> ``("master", {"think": 0.5})``.
+
+    Bad text, an unknown level or option, or a bad value is a ValueError that names it."""
+    text = spec.strip()
+    level, sep, rest = text.partition("(")
+    level = level.strip()
+    if level not in BOTS:
+        raise ValueError(f"unknown bot {shown(level)}; the bots are: {', '.join(BOTS)}")
+    options: dict[str, float | int] = {}
+    if not sep:
+        return level, options
+    inner, closed, after = rest.partition(")")
+    if not closed:
+        raise ValueError(f"{shown(spec)}: a bot's options go in parentheses, closed with ')'")
+    if after.strip() or "(" in inner:
+        raise ValueError(f"{shown(spec)}: one bot is a level and one pair of parentheses "
+                         "(a list of bots is split on the commas outside parentheses)")
+    allowed = BOT_OPTIONS.get(level, {})
+    for part in inner.split(","):
+        if not part.strip():
+            continue
+        key, eq, value = part.partition("=")
+        key = key.strip()
+        if not eq:
+            raise ValueError(f"{shown(part.strip())}: write option=value")
+        if key not in allowed:
+            known = ", ".join(allowed) or "none"
+            raise ValueError(f"bot {level} has no option {shown(key)}; its options: {known}")
+        if key in options:
+            raise ValueError(f"bot {level}: option {key} is given twice")
+        kind, low, high = allowed[key]
+        try:
+            number = kind(value.strip())
+        except ValueError:
+            raise ValueError(f"{key}={shown(value.strip())}: not a number") from None
+        if not (low <= number <= high) or number != number:
+            raise ValueError(f"{key}={number} is out of range ({low} to {high})")
+        options[key] = number
+    return level, options
+
+
+def make_bot(spec: str) -> Bot:
+    """The bot of this level (with options); an unknown level is an error that lists them."""
+    level, options = parse_bot(spec)
+    return BOTS[level](**options)
 
 
 from rummykit.bots.expert import ExpertBot  # noqa: E402  (the registry needs Bot first)
 from rummykit.bots.greedy import GreedyBot  # noqa: E402
+from rummykit.bots.master import MasterBot  # noqa: E402
 from rummykit.bots.random import RandomBot  # noqa: E402
 
-BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot, "expert": ExpertBot}
+BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot, "expert": ExpertBot,
+                              "master": MasterBot}
 """Every bot level, weakest first."""
+
+LEVELS: tuple[str, ...] = tuple(BOTS)
+
+BOT_OPTIONS: dict[str, dict[str, tuple[type[float] | type[int], float, float]]] = {
+    "master": {"think": (float, 0.01, 60.0), "rollouts": (int, 1, 100_000),
+               "margin": (float, 0.0, 10.0)},
+}
+"""Each level's options: (type, lowest, highest)."""

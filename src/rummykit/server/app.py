@@ -81,14 +81,16 @@ class Bucket:
 
 
 def create_app(
-    database_url: str | None = None, *, bot_delay: float = 0.6, allow_seed: bool = False
+    database_url: str | None = None, *, bot_delay: float = 0.6, allow_seed: bool = False,
+    think: float = 1.0,
 ) -> FastAPI:
     """The app on the database at ``database_url`` (DATABASE_URL or ./var by default).
 
     ``allow_seed`` lets a table's creator choose its seed, and so know every card: for
-    tests and demonstrations only."""
+    tests and demonstrations only. ``think`` is the seconds the master bot thinks over
+    each decision."""
     engine = connect(database_url)
-    hub = Hub(engine, bot_delay=bot_delay)
+    hub = Hub(engine, bot_delay=bot_delay, think=think)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

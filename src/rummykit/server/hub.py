@@ -24,7 +24,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, selectinload
 
 from rummykit import record as records
-from rummykit.bots import BOTS, Bot, make_bot
+from rummykit.bots import BOTS, Bot, make_bot, parse_bot
 from rummykit.db.models import ActionRow, TableRow, TableSeatRow
 from rummykit.engine.actions import Action
 from rummykit.engine.match import Match
@@ -41,6 +41,9 @@ Send = Callable[[dict[str, Any]], Awaitable[None]]
 
 SEED_LIMIT = 2**62
 """Seeds are drawn below this (and a chosen seed must be too)."""
+
+LEVEL_LIMIT = 20
+"""The longest bot level a seat stores (its database column): ``master(think=0.5)`` fits."""
 
 HISTORY_SENT = 60
 """The most recent actions sent with each view."""
@@ -122,9 +125,11 @@ class Table:
 class Hub:
     """All tables, their storage and their connections."""
 
-    def __init__(self, engine: Engine, *, bot_delay: float = 0.6) -> None:
+    def __init__(self, engine: Engine, *, bot_delay: float = 0.6, think: float = 1.0) -> None:
         self.engine = engine
         self.bot_delay = bot_delay
+        self.think = think
+        """Seconds the master thinks over each decision (where its level names none)."""
         self.tables: dict[str, Table] = {}
         self.broken: set[str] = set()
         """Tables found broken: refused at once, never rebuilt again."""
@@ -269,8 +274,13 @@ class Hub:
                 raise HubError(f"a seat is a person or a bot, not {s.kind!r}")
             if s.kind == "bot" and not s.level:
                 raise HubError(f"a bot seat needs a level; the bots are: {', '.join(BOTS)}")
-            if s.kind == "bot" and s.level not in BOTS:
-                raise HubError(f"unknown bot {s.level!r}; the bots are: {', '.join(BOTS)}")
+            if s.kind == "bot" and s.level:
+                if len(s.level) > LEVEL_LIMIT:
+                    raise HubError(f"a bot's level is at most {LEVEL_LIMIT} characters")
+                try:
+                    parse_bot(s.level)
+                except ValueError as err:
+                    raise HubError(str(err)) from None
             if not s.name.strip() or len(s.name) > 40:
                 raise HubError("each seat needs a name of 1 to 40 characters")
         names = [s.name.strip() for s in seats]
@@ -391,8 +401,9 @@ class Hub:
 
     def _save_finish(self, table: Table) -> None:
         store = Store(engine=self.engine)
-        players = [table.levels[s] or table.names[s] if table.kinds[s] == "bot"
-                   else table.names[s] for s in range(table.players)]
+        levels = table.levels
+        players = [parse_bot(level)[0] if table.kinds[s] == "bot" and level else table.names[s]
+                   for s, level in enumerate(levels)]
         game_id = store.add_match(table.match, table.kinds, names=players, source="web",
                                   record=records.dumps(records.from_match(table.match)))
         with Session(self.engine) as session:
@@ -401,6 +412,12 @@ class Hub:
             row.status = "finished"
             row.game_id = game_id
             session.commit()
+
+    def _bot_spec(self, level: str) -> str:
+        """A seat's bot: a level alone gets the server's think time where it thinks."""
+        if level == "master":
+            return f"master(think={self.think})"
+        return level
 
     def _schedule_bot(self, table: Table) -> None:
         if table.status != "playing" or table.match.is_over:
@@ -431,9 +448,11 @@ class Hub:
                 level = table.levels[seat]
                 if table.kinds[seat] != "bot" or level is None:
                     return
-                bot = bots.setdefault(seat, make_bot(level))
+                bot = bots.setdefault(seat, make_bot(self._bot_spec(level)))
                 rng = random.Random(f"rummykit/web/{table.id}/{seat}/{table.seq}")
-                action = bot.choose(view(table.match, seat), rng)
+                # A bot that searches thinks for a while: off the event loop, so that
+                # every other table goes on meanwhile.
+                action = await asyncio.to_thread(bot.choose, view(table.match, seat), rng)
                 await self._commit(table, seat, action)
             await self.broadcast(table)
 

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from rummykit.bots import BOTS
+from rummykit.bots import parse_bot
 from rummykit.rules import Rules
 from rummykit.sim.report import BotResult, Estimate, Report, summarize
 from rummykit.sim.runner import Config, Job, Outcome, play_job
@@ -44,8 +44,7 @@ def check(config: Config) -> None:
     if len(config.bots) != config.players:
         raise ValueError(f"{len(config.bots)} bots for {config.players} seats: name one per seat")
     for level in config.bots:
-        if level not in BOTS:
-            raise ValueError(f"unknown bot {level!r}; the bots are: {', '.join(BOTS)}")
+        parse_bot(level)
     if config.count < 1:
         raise ValueError("play at least one deal or match")
     rules.hand_size_for(config.players)

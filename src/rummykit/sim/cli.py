@@ -8,10 +8,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from rummykit.bots import BOTS
+from rummykit.bots import BOTS, split_bots
 from rummykit.errors import RummyError
 
 __all__ = ["add_commands"]
+
+LADDER_DEFAULT = ("random", "greedy", "expert")
+"""The levels ``rummykit ladder`` rates unless ``--bots`` names others (not the master
+bot: its search is slow)."""
 
 
 def add_commands(sub: Any) -> None:
@@ -41,9 +45,14 @@ def add_commands(sub: Any) -> None:
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
     sim.set_defaults(handler=_simulate)
 
-    ladder = sub.add_parser("ladder", help="rate every bot level in a round robin")
+    ladder = sub.add_parser("ladder", help="rate bot levels in a round robin")
     ladder.add_argument("--rules", default="classic")
     ladder.add_argument("--players", type=int, default=2)
+    ladder.add_argument("--bots", default=",".join(LADDER_DEFAULT),
+                        help="the levels to rate, comma separated, at least two (default "
+                        f"{','.join(LADDER_DEFAULT)}; the master bot, a slow search, plays "
+                        "only when named, with its options if you like: --bots "
+                        "'random,greedy,expert,master(think=0.2)')")
     ladder.add_argument("--deals", type=int, default=200, help="deals per pair")
     ladder.add_argument("--seed", type=int, default=0)
     ladder.add_argument("--workers", type=int, default=1)
@@ -89,7 +98,7 @@ def _simulate(args: argparse.Namespace) -> int:
     from rummykit.sim import Config, check, simulate
     from rummykit.sim.runner import Outcome
 
-    levels = [b.strip() for b in args.bots.split(",") if b.strip()]
+    levels = split_bots(args.bots)
     if not levels:
         print("name at least one bot", file=sys.stderr)
         return 2
@@ -197,8 +206,9 @@ def _ladder(args: argparse.Namespace) -> int:
     from rummykit.sim.ladder import run_ladder
 
     try:
-        result = run_ladder(args.rules, args.players, list(BOTS), deals=args.deals,
-                            seed=args.seed, workers=args.workers)
+        # Every level is checked (and the rules, players and deals) before any game.
+        result = run_ladder(args.rules, args.players, split_bots(args.bots),
+                            deals=args.deals, seed=args.seed, workers=args.workers)
     except (RummyError, ValueError) as err:
         print(f"cannot run the ladder: {err}", file=sys.stderr)
         return 2

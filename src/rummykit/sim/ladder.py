@@ -1,27 +1,39 @@
-"""The ladder: a round robin of every bot level, rated on the Elo scale.
+"""The ladder: a round robin of bot levels, rated on the Elo scale.
 
-Each pair of levels plays the same deals with the seats rotated (so both sit everywhere);
-each deal is a game between the two levels, won by the one whose seats scored more (fewer
-penalty points where points count against you), a draw when they scored the same. The
-ratings are the Bradley-Terry fit of all the games (the model behind Elo, fitted at once,
-so the order of the games does not matter), on the Elo scale with the mean at 1500, and
-their 95% intervals come from resampling the deals (bootstrap).
+The levels are bot specs (``random``, ``expert``, ``master(think=0.2)``, ...), each its own
+name in the results. Each pair of levels plays the same deals with the seats rotated (so
+both sit everywhere); each rotation of a deal is a game between the two levels, won by the
+one whose seats scored more (fewer penalty points where points count against you), a draw
+when they scored the same. The ratings are the Bradley-Terry fit of all the games (the
+model behind Elo, fitted at once, so the order of the games does not matter), on the Elo
+scale with the mean at 1500.
+
+Their 95% intervals come from a bootstrap over whole deals: the rotations of one deal are
+the same shuffle with the seats turned, so their games are correlated, not independent.
+Each resample draws, pair by pair, as many deals as the pair played (with replacement) and
+takes every rotation game of each drawn deal together (:func:`resample_deals`). The pairs'
+points intervals are likewise over deals (each deal's mean over its rotations).
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Any
+from typing import Any, TypeVar
 
+from rummykit.bots import parse_bot
 from rummykit.rules import Rules
-from rummykit.sim import Config, Outcome, simulate
+from rummykit.sim import Config, Outcome, check, simulate
 from rummykit.sim.report import mean_ci
 
-__all__ = ["LadderResult", "Rating", "run_ladder"]
+__all__ = ["LadderResult", "PairResult", "Rating", "check_levels", "resample_deals",
+           "run_ladder"]
+
+T = TypeVar("T")
+K = TypeVar("K")
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +50,7 @@ class PairResult:
     first: str
     second: str
     deals: int
+    """Games played: deals times rotations."""
     points_diff: float
     """The first level's mean points per deal less the second's."""
     low: float
@@ -67,8 +80,9 @@ class LadderResult:
             f"## Bot ladder: `{self.rules}`, {self.players} players",
             "",
             f"Round robin, {self.deals} deals per pair with the seats rotated; ratings on "
-            "the Elo scale (a Bradley-Terry fit of every deal, mean 1500) with 95% "
-            "bootstrap intervals, strongest first.",
+            "the Elo scale (a Bradley-Terry fit of every game, mean 1500) with 95% "
+            "bootstrap intervals over whole deals (all rotations of a deal together), "
+            "strongest first.",
             "",
             "| bot | rating | 95% interval | games |",
             "|---|---|---|---|",
@@ -85,44 +99,82 @@ class LadderResult:
         return "\n".join(lines) + "\n"
 
 
+def check_levels(levels: Sequence[str]) -> list[str]:
+    """The levels to rate, each checked (a ValueError names a bad one): at least two, no
+    level twice (``master(think=0.2)`` and ``master(think=0.20)`` are the same level)."""
+    names = [level.strip() for level in levels]
+    seen: dict[tuple[str, tuple[tuple[str, float | int], ...]], str] = {}
+    for name in names:
+        level, options = parse_bot(name)
+        key = (level, tuple(sorted(options.items())))
+        if key in seen:
+            same = "" if seen[key] == name else f" (the same as {seen[key]!r})"
+            raise ValueError(f"bot {name!r} is named twice{same}: name each level once")
+        seen[key] = name
+    if len(names) < 2:
+        raise ValueError("name at least two bot levels to rate")
+    return names
+
+
+def resample_deals(groups: Mapping[K, Sequence[Sequence[T]]], rng: random.Random
+                   ) -> dict[K, list[T]]:
+    """One bootstrap resample of games grouped by deal.
+
+    ``groups[pair]`` holds the pair's games deal by deal (a deal's rotations together);
+    each pair gets as many deals as it played, drawn with replacement, every game of a
+    drawn deal taken together."""
+    out: dict[K, list[T]] = {}
+    for pair, deals in groups.items():
+        games: list[T] = []
+        for _ in deals:
+            games.extend(deals[rng.randrange(len(deals))])
+        out[pair] = games
+    return out
+
+
 def run_ladder(
     rules: str, players: int, levels: Sequence[str], *, deals: int = 200, seed: int = 0,
     workers: int = 1, progress: Callable[[int, int], None] | None = None,
     resamples: int = 200,
 ) -> LadderResult:
-    """Play the round robin and rate every level."""
+    """Play the round robin of ``levels`` (bot specs, each its name) and rate every one.
+
+    Bad levels, rules or players are a ValueError (or a RummyError) before anything plays."""
+    levels = check_levels(levels)
     penalty = Rules.parse(rules).scoring == "penalty"
-    pairs = []
-    games: dict[tuple[int, int], list[float]] = {}
+    configs: dict[tuple[int, int], Config] = {}
     for i, j in combinations(range(len(levels)), 2):
+        seats = tuple(levels[i] if s % 2 == 0 else levels[j] for s in range(players))
+        configs[(i, j)] = Config(rules=rules, players=players, bots=seats, count=deals,
+                                 seed=seed, duplicate=True)
+        check(configs[(i, j)])
+    pairs = []
+    # The first level's score in each game (1 a win, 0.5 a draw, 0 a loss), deal by deal.
+    by_deal: dict[tuple[int, int], list[list[float]]] = {}
+    for (i, j), config in configs.items():
         first, second = levels[i], levels[j]
-        seats = tuple(first if s % 2 == 0 else second for s in range(players))
-        config = Config(rules=rules, players=players, bots=seats, count=deals, seed=seed,
-                        duplicate=True)
         outcomes: list[Outcome] = []
         report = simulate(config, workers=workers, progress=progress,
                           on_outcome=outcomes.append)
-        outcomes.sort(key=lambda o: (o.index, o.rotation))
-        diffs = []
-        for o in outcomes:
+        diffs: dict[int, list[float]] = {}
+        for o in sorted(outcomes, key=lambda o: (o.index, o.rotation)):
             for pts in o.deal_points:
                 team: dict[str, list[int]] = {first: [], second: []}
                 for seat, b in enumerate(o.bot_of):
-                    team[seats[b]].append(pts[seat])
+                    team[config.bots[b]].append(pts[seat])
                 diff = sum(team[first]) / len(team[first]) - sum(team[second]) / len(
                     team[second])
-                diffs.append(-diff if penalty else diff)
-        # The first level's score in each game: 1 a win, 0.5 a draw, 0 a loss.
-        games[(i, j)] = [1.0 if d > 0 else 0.5 if d == 0 else 0.0 for d in diffs]
-        est = mean_ci(diffs)
+                diffs.setdefault(o.index, []).append(-diff if penalty else diff)
+        by_deal[(i, j)] = [[1.0 if d > 0 else 0.5 if d == 0 else 0.0 for d in deal]
+                           for deal in diffs.values()]
+        est = mean_ci([sum(deal) / len(deal) for deal in diffs.values()])
         pairs.append(PairResult(first, second, report.deals, est.mean, est.low, est.high))
+    games = {pair: [g for deal in scores for g in deal] for pair, scores in by_deal.items()}
     elo = bradley_terry(len(levels), games)
     rng = random.Random(f"rummykit/ladder/{seed}")
     samples: list[list[float]] = [[] for _ in levels]
     for _ in range(resamples):
-        resampled = {pair: [rng.choice(scores) for _ in scores]
-                     for pair, scores in games.items()}
-        for k, value in enumerate(bradley_terry(len(levels), resampled)):
+        for k, value in enumerate(bradley_terry(len(levels), resample_deals(by_deal, rng))):
             samples[k].append(value)
     table = []
     for k, name in enumerate(levels):

@@ -67,11 +67,23 @@ function seatRow(index, kind, name, level) {
     el("option", { value: "bot", selected: kind === "bot" }, "bot"));
   const levelSel = el("select", { name: "level", "aria-label": `seat ${index + 1} bot level` },
     ...BOTS.map((b) => el("option", { value: b, selected: b === level }, b)));
+  // The master searches each decision: how long it thinks (the server's default, or one
+  // of these), sent as its level "master(think=S)".
+  const thinkSel = el("select", { name: "think", "aria-label": `seat ${index + 1} thinking time`,
+                                  title: "how long the master thinks over each move" },
+    el("option", { value: "" }, "thinks as the server says"),
+    el("option", { value: "0.3" }, "thinks 0.3 s a move"),
+    el("option", { value: "1" }, "thinks 1 s a move"),
+    el("option", { value: "3" }, "thinks 3 s a move"));
   const nameIn = el("input", { name: "name", value: name, maxlength: 40, "aria-label": `seat ${index + 1} name` });
-  const sync = () => levelSel.classList.toggle("hidden", kindSel.value !== "bot");
+  const sync = () => {
+    levelSel.classList.toggle("hidden", kindSel.value !== "bot");
+    thinkSel.classList.toggle("hidden", kindSel.value !== "bot" || levelSel.value !== "master");
+  };
   kindSel.addEventListener("change", sync);
+  levelSel.addEventListener("change", sync);
   sync();
-  return el("div", { class: "seat-row" }, el("strong", { text: `Seat ${index + 1} ` }), kindSel, " ", nameIn, " ", levelSel);
+  return el("div", { class: "seat-row" }, el("strong", { text: `Seat ${index + 1} ` }), kindSel, " ", nameIn, " ", levelSel, " ", thinkSel);
 }
 
 function addSeat() {
@@ -82,6 +94,12 @@ function addSeat() {
   rows.append(seatRow(n, n === 0 ? "person" : "bot", names[n], BOTS.includes("expert") ? "expert" : BOTS[0]));
 }
 
+function seatLevel(row) {
+  const level = row.querySelector("[name=level]").value;
+  const think = row.querySelector("[name=think]").value;
+  return level === "master" && think ? `master(think=${think})` : level;
+}
+
 async function start(event) {
   event.preventDefault();
   const box = document.getElementById("create-error");
@@ -89,7 +107,7 @@ async function start(event) {
   const seats = [...document.querySelectorAll("#seats .seat-row")].map((row) => ({
     kind: row.querySelector("[name=kind]").value,
     name: row.querySelector("[name=name]").value.trim(),
-    level: row.querySelector("[name=kind]").value === "bot" ? row.querySelector("[name=level]").value : null,
+    level: row.querySelector("[name=kind]").value === "bot" ? seatLevel(row) : null,
   }));
   try {
     const table = await api("/api/tables", {

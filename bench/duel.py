@@ -1,0 +1,161 @@
+"""Two bots, seat-swapped deals: who wins, by how much, and how long each one thinks.
+
+Each deal is dealt from its own seed and played twice with the seats exchanged (four
+times with four seats, the two bots alternating), so the luck of the deal cancels out.
+It reports for the first bot: deals won (with a 95% Wilson interval), mean points per
+deal less the second bot's (95% interval, pairs of seat-swapped deals as the unit), and
+each bot's time per decision (median and 95th percentile, searched decisions only:
+those with more than one legal action). With ``--matches`` it plays whole matches
+instead and reports matches won and lost too.
+
+Usage::
+
+    python bench/duel.py "master(think=1)" expert --rules classic --deals 1000 --workers 2
+    python bench/duel.py expert greedy --deals 2000
+    python bench/duel.py "master(think=0.5)" expert --rules classic --matches 200
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from rummykit.bots import make_bot
+from rummykit.engine import Deal, Match
+from rummykit.rules import Rules
+from rummykit.views import view
+
+
+def play(task: tuple[str, str, str, int, int, int, bool]) -> dict[str, Any]:
+    """One deal (or match) in one seating: bot ``first`` at even seats shifted by ``turn``."""
+    first, second, rules_text, players, index, turn, matches = task
+    rules = Rules.parse(rules_text)
+    specs = [first if (seat + turn) % 2 == 0 else second for seat in range(players)]
+    bots = [make_bot(spec) for spec in specs]
+    rngs = [random.Random(f"duel/{index}/{turn}/{seat}") for seat in range(players)]
+    times: dict[str, list[float]] = {"first": [], "second": []}
+    game: Deal | Match
+    if matches:
+        game = Match(rules, players=players, seed=index, first_dealer=index % players)
+    else:
+        game = Deal.start(rules, players=players, dealer=index % players, seed=index)
+    deals_won = [0, 0]
+    points = [0.0, 0.0]
+    while not game.is_over:
+        deal = game.deal if isinstance(game, Match) else game
+        seat = deal.to_move
+        v = view(game, seat)
+        start = time.perf_counter()
+        action = bots[seat].choose(v, rngs[seat])
+        spent = time.perf_counter() - start
+        if len(v.legal_actions) > 1:
+            times["first" if specs[seat] == first else "second"].append(spent)
+        before = len(game.finished) if isinstance(game, Match) else 0
+        game.push(action)
+        finished = ([game.finished[-1]] if isinstance(game, Match) and len(game.finished)
+                    > before else [game] if isinstance(game, Deal) and game.is_over else [])
+        for done in finished:
+            result = done.result
+            assert result is not None
+            for s in range(players):
+                side = 0 if specs[s] == first else 1
+                points[side] += result.points[s] / (players / 2)
+            if result.winner is not None:
+                deals_won[0 if specs[result.winner] == first else 1] += 1
+    out: dict[str, Any] = {"index": index, "turn": turn, "deals_won": deals_won,
+                           "points": points, "times": times,
+                           "deals": len(game.finished) if isinstance(game, Match) else 1}
+    if isinstance(game, Match):
+        winner = game.winner
+        out["match_winner"] = None if winner is None else (0 if specs[winner] == first else 1)
+    return out
+
+
+def wilson(k: int, n: int) -> tuple[float, float]:
+    if n == 0:
+        return (0.0, 1.0)
+    z = 1.96
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("first")
+    parser.add_argument("second")
+    parser.add_argument("--rules", default="classic")
+    parser.add_argument("--players", type=int, default=2, choices=(2, 4))
+    parser.add_argument("--deals", type=int, default=200, help="deals (each seat-swapped)")
+    parser.add_argument("--matches", type=int, default=0, help="play matches instead")
+    parser.add_argument("--seed", type=int, default=0, help="first deal seed")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    count = args.matches or args.deals
+    turns = (0, 1)
+    tasks = [(args.first, args.second, args.rules, args.players, args.seed + i, t,
+              bool(args.matches)) for i in range(count) for t in turns]
+    results: list[dict[str, Any]] = []
+    started = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=args.workers) as pool:
+        for k, result in enumerate(pool.map(play, tasks, chunksize=1), 1):
+            results.append(result)
+            if not args.json and k % max(1, len(tasks) // 20) == 0:
+                print(f"  {k}/{len(tasks)} games, {time.perf_counter() - started:.0f} s",
+                      file=sys.stderr)
+    deals = sum(r["deals"] for r in results)
+    won = sum(r["deals_won"][0] for r in results)
+    lost = sum(r["deals_won"][1] for r in results)
+    pairs: dict[int, float] = {}
+    for r in results:
+        pairs[r["index"]] = pairs.get(r["index"], 0.0) + (r["points"][0] - r["points"][1]) / 2
+    diffs = [pairs[i] / max(1, sum(x["deals"] for x in results if x["index"] == i) / 2)
+             for i in pairs]
+    mean = statistics.mean(diffs)
+    se = statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else float("inf")
+    low, high = wilson(won, deals)
+    report: dict[str, Any] = {
+        "first": args.first, "second": args.second, "rules": args.rules,
+        "players": args.players, "deals": deals, "first_won": won, "second_won": lost,
+        "first_win_rate": won / deals, "first_win_rate_ci": [low, high],
+        "points_per_deal": mean, "points_per_deal_ci": [mean - 1.96 * se, mean + 1.96 * se],
+        "seconds": time.perf_counter() - started,
+    }
+    for side in ("first", "second"):
+        spent = sorted(t for r in results for t in r["times"][side])
+        if spent:
+            report[f"{side}_decision_median_s"] = spent[len(spent) // 2]
+            report[f"{side}_decision_p95_s"] = spent[int(len(spent) * 0.95)]
+    if args.matches:
+        report["first_matches_won"] = sum(1 for r in results if r.get("match_winner") == 0)
+        report["second_matches_won"] = sum(1 for r in results if r.get("match_winner") == 1)
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    print(f"{args.first} vs {args.second}, {args.rules}, {args.players} players: "
+          f"{deals} deals in {report['seconds']:.0f} s")
+    print(f"  deals won: {won} ({won / deals:.1%}, 95% CI {low:.1%} to {high:.1%}); "
+          f"{args.second} {lost} ({lost / deals:.1%})")
+    print(f"  points per deal, {args.first} less {args.second}: {mean:+.2f} "
+          f"[{mean - 1.96 * se:+.2f}, {mean + 1.96 * se:+.2f}]")
+    if args.matches:
+        print(f"  matches won: {report['first_matches_won']} to "
+              f"{report['second_matches_won']}")
+    for side, name in (("first", args.first), ("second", args.second)):
+        if f"{side}_decision_median_s" in report:
+            print(f"  {name}: decision median {report[side + '_decision_median_s'] * 1000:.1f} "
+                  f"ms, p95 {report[side + '_decision_p95_s'] * 1000:.1f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

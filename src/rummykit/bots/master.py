@@ -1,0 +1,202 @@
+"""The master bot: determinized search (Monte Carlo over the deals its view allows).
+
+For each decision it imagines deals that agree with everything its seat has seen
+(:func:`rummykit.engine.determinize`), the opponents' hidden cards drawn with weights that
+say how well each imagined hand explains what those opponents did
+(:mod:`rummykit.bots.inference`), plays every candidate action in each imagined deal and
+the deal on to its end with a fast policy (:mod:`rummykit.bots.rollout`), and keeps the
+action that scores best on average. All candidates of one imagined deal share the same
+rollout randomness (common random numbers), so their differences are measured, not
+their luck. The expert's choice is the default: another action replaces it only when its
+mean gain over the expert's, paired deal by deal, is clearly above zero.
+
+It is anytime (it returns the best action found when its think time is up) and seeded:
+with ``rollouts`` (a budget of imagined deals instead of seconds) and the same generator
+it plays identically on every run. It sees only its view.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from rummykit.bots.expert import ExpertBot
+from rummykit.bots.inference import sample_worlds
+from rummykit.bots.rollout import play_out
+from rummykit.engine.actions import Action
+from rummykit.engine.deal import Deal
+from rummykit.views import View
+
+__all__ = ["MasterBot", "Search"]
+
+MIN_PAIRED = 16
+"""The fewest imagined deals on which a candidate must be measured before it may replace
+the expert's choice (fewer give standard errors that cannot be trusted)."""
+PRUNE = 2.0
+"""A candidate whose mean gain over the expert's choice is this many standard errors below
+zero is searched no more."""
+
+
+@dataclass(slots=True)
+class Search:
+    """What one decision's search found (for hints, tests and measurement)."""
+
+    choice: Action
+    baseline: Action
+    candidates: tuple[Action, ...]
+    means: tuple[float, ...]
+    worlds: int
+    seconds: float
+    gains: tuple[float, ...] = field(default=())
+    """Each candidate's mean gain over the baseline, deal by deal."""
+
+
+class MasterBot:
+    """Determinized search with inference; see the module's description.
+
+    ``think``: seconds per decision; ``rollouts``: instead, this many imagined deals per
+    decision (deterministic); ``margin``: how many standard errors a candidate's gain over
+    the expert's choice must reach to replace it.
+    """
+
+    name = "master"
+
+    def __init__(self, *, think: float = 1.0, rollouts: int | None = None,
+                 margin: float = 2.0, inference: bool = True) -> None:
+        if think <= 0 or (rollouts is not None and rollouts < 1):
+            raise ValueError("master: think must be positive and rollouts at least 1")
+        self.think = think
+        self.rollouts = rollouts
+        self.margin = margin
+        self.inference = inference
+        self._expert = ExpertBot()
+        self.last: Search | None = None
+
+    def choose(self, view: View, rng: random.Random) -> Action:
+        legal = view.legal_actions
+        if not legal:
+            raise ValueError("it is not this bot's turn: the view offers no legal action")
+        if len(legal) == 1:
+            return legal[0]
+        return self.search(view, rng).choice
+
+    def search(self, view: View, rng: random.Random) -> Search:
+        """Search this decision and return what was found."""
+        start = time.perf_counter()
+        baseline = self._expert.choose(view, rng)
+        candidates = _candidates(view, baseline)
+        if len(candidates) == 1:
+            self.last = Search(baseline, baseline, candidates, (0.0,), 0,
+                               time.perf_counter() - start, (0.0,))
+            return self.last
+        deadline = start + self.think
+        budget = self.rollouts
+        base = candidates.index(baseline)
+        values: list[list[float]] = [[] for _ in candidates]
+        # The candidates still searched: one clearly worse than the baseline is dropped,
+        # and its share of the budget goes to the others.
+        live = list(range(len(candidates)))
+        worlds = 0
+        batch = 8
+        while True:
+            pool = sample_worlds(view, rng, batch, weighted=self.inference)
+            for world in pool:
+                seed = rng.getrandbits(64)
+                cut = None if budget is not None else deadline
+                played = [_rollout(world, candidates[i], view.seat, seed, cut) for i in live]
+                done = [value for value in played if value is not None]
+                if len(done) < len(live):
+                    break  # time ran out inside this imagined deal: it does not count
+                for i, value in zip(live, done, strict=True):
+                    values[i].append(value)
+                worlds += 1
+                if budget is not None:
+                    if worlds >= budget:
+                        break
+                elif time.perf_counter() >= deadline:
+                    break
+            if (budget is not None and worlds >= budget) or (
+                    budget is None and time.perf_counter() >= deadline):
+                break
+            live = [i for i in live if i == base or not _clearly_worse(
+                values[i], values[base][:len(values[i])], PRUNE)]
+            if live == [base]:
+                break
+            batch = min(32, batch * 2)
+        means = tuple(sum(v) / len(v) if v else float("-inf") for v in values)
+        gains = []
+        choice = baseline
+        best_score = 0.0
+        for i, action in enumerate(candidates):
+            gain, se = _paired(values[i], values[base][:len(values[i])])
+            gains.append(gain)
+            if i == base or i not in live or len(values[i]) < MIN_PAIRED:
+                continue
+            score = gain - self.margin * se
+            if score > best_score:
+                best_score, choice = score, action
+        self.last = Search(choice, baseline, candidates, means, worlds,
+                           time.perf_counter() - start, tuple(gains))
+        return self.last
+
+
+def _paired(values: Sequence[float], base: Sequence[float]) -> tuple[float, float]:
+    """The mean gain of ``values`` over ``base`` (the same imagined deals, in order) and
+    its standard error."""
+    diffs = [a - b for a, b in zip(values, base, strict=True)]
+    if not diffs:
+        return 0.0, math.inf
+    gain = sum(diffs) / len(diffs)
+    if len(diffs) < 2:
+        return gain, math.inf
+    var = sum((d - gain) ** 2 for d in diffs) / (len(diffs) - 1)
+    return gain, math.sqrt(var / len(diffs))
+
+
+def _clearly_worse(values: Sequence[float], base: Sequence[float], errors: float) -> bool:
+    """Whether a candidate's gain over the baseline is below zero by ``errors`` standard
+    errors, over at least 8 imagined deals."""
+    gain, se = _paired(values, base)
+    return len(values) >= 8 and gain + errors * se < 0
+
+
+def _candidates(view: View, baseline: Action) -> tuple[Action, ...]:
+    """The actions worth searching: the expert's choice and every other legal action
+    (pile draws of rummy500 limited to the expert's and the ones nearest the top)."""
+    legal = list(view.legal_actions)
+    out = [baseline]
+    if view.phase == "draw":
+        draws = [a for a in legal if a != baseline]
+        deep = [a for a in draws if a.kind == "draw-pile" and a.cards]
+        shallow = [a for a in draws if a not in deep]
+        out += shallow + deep[:4]
+        return tuple(out)
+    out += [a for a in legal if a != baseline]
+    return tuple(out)
+
+
+def _rollout(world: Deal, action: Action, seat: int, seed: int,
+             deadline: float | None = None) -> float | None:
+    """``action``'s value to ``seat`` in one imagined deal played out from ``seed``; None
+    where the play was still going on at ``deadline``."""
+    deal = world.copy()
+    deal.push(action)
+    if play_out(deal, random.Random(seed), deadline=deadline) is None:
+        return None
+    return _utility(deal, seat)
+
+
+def _utility(deal: Deal, seat: int) -> float:
+    """What the deal is worth to ``seat``: its points less the mean of the others'."""
+    result = deal.result
+    if result is None:
+        return 0.0
+    others = [p for s, p in enumerate(result.points) if s != seat and deal.active[s]]
+    mine = result.points[seat]
+    if deal.rules.scoring == "penalty":
+        mine = -mine
+        others = [-p for p in others]
+    return mine - (sum(others) / len(others) if others else 0.0)

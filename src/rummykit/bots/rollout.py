@@ -1,0 +1,121 @@
+"""A fast playing policy for rollouts: whole deals played out inside a search.
+
+A search bot imagines a deal (a determinized deal of its view) and plays it to the end
+many times; each play must be cheap. :func:`fast_action` decides for the player to move
+from what that player holds and sees (its hand, the table, the pile's top), never from
+another hand, and checks its choice with the engine's ``can`` (the engine stays the one
+judge of legality); only when its first choice is refused does it list the legal actions.
+
+The policy is greedy with two refinements that cost little: it takes the pile card when
+the card joins a meld with its hand or fits the table, and it discards the highest card
+that is in no meld and fits no meld on the table, keeping cards one short of a meld.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+
+from rummykit.cards import JOKER_CODE
+from rummykit.engine.actions import DRAW_PILE, DRAW_STOCK, END, Action
+from rummykit.engine.deal import Deal
+from rummykit.melds import Meld, card_points, find_melds, fits
+from rummykit.rules import Rules
+
+__all__ = ["MAX_ROLLOUT_ACTIONS", "fast_action", "play_out"]
+
+MAX_ROLLOUT_ACTIONS = 2_000
+"""A rollout that has not ended after this many actions is scored where it stands."""
+
+
+def _joins(card: int, hand: Sequence[int], rules: Rules) -> bool:
+    """Whether ``card`` would be in some meld with cards of ``hand``."""
+    return any(card in cards for cards in find_melds([*hand, card], rules))
+
+
+def _fits_table(card: int, table: Sequence[Meld], rules: Rules) -> bool:
+    return any(fits(m, card, rules) for m in table)
+
+
+def _near(card: int, hand: Sequence[int]) -> int:
+    """How many cards of ``hand`` are one short of a meld with ``card`` (same rank, or the
+    same suit within two places)."""
+    if card == JOKER_CODE:
+        return 3
+    rank, suit = card % 13, card // 13
+    return sum(1 for c in hand if c != card and c != JOKER_CODE and (
+        c % 13 == rank or (c // 13 == suit and abs(c % 13 - rank) <= 2)))
+
+
+def fast_action(deal: Deal, rng: random.Random) -> Action:
+    """The policy's action for the player to move (legal: checked with ``deal.can``)."""
+    rules = deal.rules
+    seat = deal.to_move
+    hand = deal.hands[seat]
+    if deal.phase == "draw":
+        pile = deal.pile
+        if pile:
+            top = pile[-1]
+            if (_joins(top, hand, rules) or (deal.opened(seat) and _fits_table(
+                    top, deal.table, rules))) and deal.can(DRAW_PILE):
+                return DRAW_PILE
+        if deal.can(DRAW_STOCK):
+            return DRAW_STOCK
+        if deal.can(END):
+            return END
+        return _fallback(deal, rng)
+    melds = find_melds(hand, rules)
+    if melds and not deal.meld_limit_reached:
+        # The biggest meld first (more cards out of the hand).
+        for cards in sorted(melds, key=len, reverse=True)[:3]:
+            action = Action("meld", cards)
+            if deal.can(action):
+                return action
+    in_melds = {c for cards in melds for c in cards}
+    if deal.opened(seat) and deal.table:
+        for c in sorted(set(hand), key=lambda c: -card_points(c, rules)):
+            if c in in_melds or c == JOKER_CODE:
+                continue
+            for number, meld in enumerate(deal.table, 1):
+                if fits(meld, c, rules):
+                    action = Action("layoff", (c,), number)
+                    if deal.can(action):
+                        return action
+    taken = deal.taken
+    # The highest loose card, keeping cards one short of a meld; where every card is in a
+    # meld that may not be laid yet (an opening not reached), the highest of any card.
+    loose = [c for c in set(hand) if c not in (taken, JOKER_CODE) and c not in in_melds]
+    pool = loose or [c for c in set(hand) if c not in (taken, JOKER_CODE)]
+    for _, c in sorted(((card_points(c, rules) - 3.0 * _near(c, hand) + rng.random() * 0.1, c)
+                        for c in pool), reverse=True)[:3]:
+        action = Action("discard", (c,))
+        if deal.can(action):
+            return action
+    return _fallback(deal, rng)
+
+
+def _fallback(deal: Deal, rng: random.Random) -> Action:
+    legal = deal.legal_actions()
+    discards = [a for a in legal if a.kind == "discard"]
+    if discards:
+        rules = deal.rules
+        return max(discards, key=lambda a: (card_points(a.cards[0], rules), a.cards[0]))
+    melds = [a for a in legal if a.kind in ("meld", "layoff")]
+    if melds:
+        return max(melds, key=lambda a: len(a.cards))
+    return legal[0] if len(legal) == 1 else rng.choice(legal)
+
+
+def play_out(deal: Deal, rng: random.Random, *, limit: int = MAX_ROLLOUT_ACTIONS,
+             deadline: float | None = None) -> int | None:
+    """Play ``deal`` (in place) to its end with :func:`fast_action`; return the number of
+    actions played (it stops, unfinished, after ``limit``). With ``deadline`` (a
+    ``time.perf_counter()`` reading), a play still going on then is abandoned: None."""
+    played = 0
+    while not deal.is_over and played < limit:
+        deal.push(fast_action(deal, rng))
+        played += 1
+        if deadline is not None and played % 16 == 0 and time.perf_counter() > deadline:
+            return None
+    return played
