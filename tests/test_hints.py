@@ -1,0 +1,155 @@
+"""Hints (rummykit.bots.hints): the master's action for a seat, with a reason that names
+what decided it, read from the seat's view only."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+from rules._build_basic import layout
+from rummykit.bots import make_bot
+from rummykit.bots.hints import hint
+from rummykit.cards import parse_cards
+from rummykit.engine import Action, Deal, Layout
+from rummykit.engine.knowledge import determinize
+from rummykit.rules import PRESETS, Rules
+from rummykit.views import View, view
+
+BUDGET = 6
+"""Imagined deals per hint: enough to exercise the search, few enough to stay quick."""
+
+
+def cards(text: str) -> list[int]:
+    return [int(c) for c in parse_cards(text.split())]
+
+
+RUN_START = "7C 8C 2D 5D KH QS 3S 6H JD 4S"
+"""Seat 0's hand in the positions below: 7C 8C want a 6C or 9C, the rest is loose."""
+CLUBS = "AC 2C 3C 4C 5C 6C AD 3D 4D 6D"
+"""Seat 1's hand (it takes no part in the hints)."""
+
+
+def position(rules: Rules, hand: str, pile: str, stock_top: str = "") -> Deal:
+    """A deal from a hand-made layout: seat 0 holds ``hand`` and is to move (seat 1
+    deals and holds :data:`CLUBS`)."""
+    return Deal(rules, players=2, dealer=1,
+                layout=layout(rules, [hand, CLUBS], pile, stock_top))
+
+
+def played_views(rules_text: str, players: int, seed: int, every: int = 5) -> list[View]:
+    """Views of the player to move at every ``every``-th decision of a deal of experts."""
+    rules = Rules.parse(rules_text)
+    deal = Deal.start(rules, players=players, dealer=0, seed=seed)
+    expert = make_bot("expert")
+    rng = random.Random(seed)
+    out = []
+    step = 0
+    while not deal.is_over and step < 300:
+        v = view(deal, deal.to_move)
+        if step % every == 0 and len(v.legal_actions) > 1:
+            out.append(v)
+        deal.push(expert.choose(v, rng))
+        step += 1
+    return out
+
+
+def test_hint_takes_the_pile_card_that_completes_a_run_and_says_so() -> None:
+    """A 9C on the pile completes 7C 8C 9C: the hint takes it and names the run."""
+    rules = Rules.parse("classic")
+    deal = position(rules, RUN_START, pile="9C")
+    h = hint(view(deal, 0), rng=random.Random(0), rollouts=BUDGET)
+    assert h.action == Action("draw-pile")
+    assert "takes" not in h.reason  # the reason speaks to the player: "take the 9C"
+    assert h.reason.startswith("take the 9C from the pile")
+    assert "completes 7C 8C 9C" in h.reason
+
+
+def test_hint_declines_a_pile_card_that_joins_nothing() -> None:
+    """A KD that joins nothing in hand: draw from the stock, and the reason says why."""
+    rules = Rules.parse("classic")
+    deal = position(rules, "7C 8C 2D 5D 10H QS 3S 6H JD 4S", pile="KD")
+    h = hint(view(deal, 0), rng=random.Random(0), rollouts=BUDGET)
+    assert h.action == Action("draw-stock")
+    assert "KD" in h.reason and "joins no meld" in h.reason
+
+
+def test_a_discard_hint_names_the_card_and_what_it_keeps() -> None:
+    """After the draw, seat 0 holds 7C 8C (a run in the making) and high loose cards: the
+    hint discards a card that is not 7C or 8C and says it keeps them."""
+    rules = Rules.parse("classic")
+    deal = position(rules, RUN_START, pile="9H", stock_top="10S")
+    deal.apply(Action("draw-stock"))
+    h = hint(view(deal, 0), rng=random.Random(0), rollouts=BUDGET)
+    assert h.action.kind == "discard"
+    thrown = str(parse_cards([str(h.action).split()[1]])[0])
+    assert thrown not in ("7C", "8C")
+    assert h.reason.startswith(f"discard {thrown}: {thrown} ")
+    assert "keeps 7C 8C for a run" in h.reason
+
+
+def test_a_meld_hint_counts_the_points_it_takes_out_of_hand() -> None:
+    rules = Rules.parse("basic")
+    deal = position(rules, "7C 8C 9C 2D 5D KH QS 3S 6H JD", pile="KD", stock_top="4S")
+    deal.apply(Action("draw-stock"))
+    h = hint(view(deal, 0), rng=random.Random(0), rollouts=BUDGET)
+    if h.action.kind == "meld":
+        assert h.reason.startswith("meld 7C 8C 9C: 24 points out of your hand")
+    else:
+        # Going rummy pays double in basic: a meld held back is named with that reason.
+        assert "holds 7C 8C 9C back to go out all at once (rummy pays 2x)" in h.reason
+
+
+def test_the_only_legal_action_is_hinted_at_once() -> None:
+    """With one legal action there is nothing to search: the hint is that action."""
+    v = played_views("classic", 2, seed=2)[0]
+    only = dataclasses.replace(v, legal_actions=v.legal_actions[:1])
+    h = hint(only, rng=random.Random(0), rollouts=BUDGET)
+    assert h.action == v.legal_actions[0]
+    assert h.searched == 0 and "only legal action" in h.reason
+
+
+def test_no_hint_for_a_seat_that_is_not_to_move() -> None:
+    deal = Deal.start(Rules.parse("classic"), players=2, dealer=0, seed=1)
+    with pytest.raises(ValueError, match="player to move"):
+        hint(view(deal, 0), rollouts=BUDGET)
+
+
+@pytest.mark.parametrize("rules_text", sorted(PRESETS))
+def test_hints_are_legal_and_never_depend_on_hidden_cards(rules_text: str) -> None:
+    """For positions of every preset: the hint is a legal action with a reason, and a deal
+    that shows the seat the same view but deals the hidden cards otherwise gets the same
+    hint (same seed, same budget). The two deals really differ in hidden cards."""
+    checked = 0
+    for v in played_views(rules_text, 2, seed=7, every=6)[:4]:
+        seat = v.seat
+        source = determinize(v, random.Random(1))
+        other = determinize(v, random.Random(2))
+        opponent = 1 - seat
+        if sorted(source.hands[opponent]) == sorted(other.hands[opponent]) and (
+                source.stock == other.stock):
+            continue
+        a, b = view(source, seat), view(other, seat)
+        assert a.hand == b.hand and a.legal_actions == b.legal_actions
+        first = hint(a, rng=random.Random(5), rollouts=BUDGET)
+        second = hint(b, rng=random.Random(5), rollouts=BUDGET)
+        assert first == second
+        assert first.action in v.legal_actions and first.reason
+        checked += 1
+    assert checked >= 2
+
+
+def test_hint_without_a_generator_is_seeded_by_the_view() -> None:
+    """No rng given: the same view gets the same hint twice."""
+    v = played_views("classic", 2, seed=3, every=4)[1]
+    assert hint(v, rollouts=BUDGET) == hint(v, rollouts=BUDGET)
+
+
+def test_layout_helper_is_the_whole_deck() -> None:
+    """The positions above are real deals: every card once."""
+    rules = Rules.parse("classic")
+    lay: Layout = layout(rules, [RUN_START, CLUBS], pile="9C")
+    every = [c for h in lay.hands for c in h] + list(lay.stock) + list(lay.pile)
+    assert sorted(every) == list(range(52))
+    assert cards("9C") == [lay.pile[-1]]
