@@ -426,14 +426,22 @@ def _find_with_jokers(
         if rules.high_aces and m & 2:
             m |= 1 << 14
         for lo in range(1, top + 1):
-            for hi in range(lo + rules.run_min - 1, top + 1):
+            # Grow the run upwards from lo; once it lacks more cards than there are
+            # jokers, every longer run from lo does too.
+            present: list[int] = []
+            missing = 0
+            for hi in range(lo, top + 1):
+                if m >> hi & 1:
+                    present.append(hi)
+                else:
+                    missing += 1
+                    if missing > jokers:
+                        break
                 length = hi - lo + 1
-                present = [p for p in range(lo, hi + 1) if m >> p & 1]
+                if length < rules.run_min or not present:
+                    continue
                 if lo == 1 and hi == 14:
                     continue  # the ace is low or high in a run, never both
-                missing = length - len(present)
-                if missing > jokers or not present:
-                    continue
                 if len(present) == 1 and length <= rules.set_max:
                     continue  # one natural and jokers reads as a set in notation
                 spare = jokers - missing
