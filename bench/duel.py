@@ -1,7 +1,8 @@
 """Two bots, seat-swapped deals: who wins, by how much, and how long each one thinks.
 
-Each deal is dealt from its own seed and played twice with the seats exchanged (four
-times with four seats, the two bots alternating), so the luck of the deal cancels out.
+Each deal is dealt from its own seed and played twice with the seats exchanged (the two
+bots alternating around the table), or with ``--alone`` once per seat with the first bot
+in that seat against the second in all the others, so the luck of the deal cancels out.
 It reports for the first bot: deals won (with a 95% Wilson interval), mean points per
 deal less the second bot's (95% interval, pairs of seat-swapped deals as the unit), and
 each bot's time per decision (median and 95th percentile, searched decisions only:
@@ -13,6 +14,7 @@ Usage::
     python bench/duel.py "master(think=1)" expert --rules classic --deals 1000 --workers 2
     python bench/duel.py expert greedy --deals 2000
     python bench/duel.py "master(think=0.5)" expert --rules classic --matches 200
+    python bench/duel.py "master(think=1)" expert --players 4 --alone --deals 100
 """
 
 from __future__ import annotations
@@ -33,11 +35,20 @@ from rummykit.rules import Rules
 from rummykit.views import view
 
 
-def play(task: tuple[str, str, str, int, int, int, bool]) -> dict[str, Any]:
-    """One deal (or match) in one seating: bot ``first`` at even seats shifted by ``turn``."""
-    first, second, rules_text, players, index, turn, matches = task
+def seating(first: str, second: str, players: int, turn: int, alone: bool) -> list[str]:
+    """Each seat's bot: ``first`` at every other seat from ``turn``, or with ``alone`` at
+    seat ``turn`` only (one against the others)."""
+    if alone:
+        return [first if seat == turn else second for seat in range(players)]
+    return [first if (seat + turn) % 2 == 0 else second for seat in range(players)]
+
+
+def play(task: tuple[str, str, str, int, int, int, bool, bool]) -> dict[str, Any]:
+    """One deal (or match) in one seating (see :func:`seating`)."""
+    first, second, rules_text, players, index, turn, matches, alone = task
     rules = Rules.parse(rules_text)
-    specs = [first if (seat + turn) % 2 == 0 else second for seat in range(players)]
+    specs = seating(first, second, players, turn, alone)
+    sides = [specs.count(first), specs.count(second)]
     bots = [make_bot(spec) for spec in specs]
     rngs = [random.Random(f"duel/{index}/{turn}/{seat}") for seat in range(players)]
     times: dict[str, list[float]] = {"first": [], "second": []}
@@ -66,7 +77,7 @@ def play(task: tuple[str, str, str, int, int, int, bool]) -> dict[str, Any]:
             assert result is not None
             for s in range(players):
                 side = 0 if specs[s] == first else 1
-                points[side] += result.points[s] / (players / 2)
+                points[side] += result.points[s] / sides[side]
             if result.winner is not None:
                 deals_won[0 if specs[result.winner] == first else 1] += 1
     out: dict[str, Any] = {"index": index, "turn": turn, "deals_won": deals_won,
@@ -93,7 +104,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("first")
     parser.add_argument("second")
     parser.add_argument("--rules", default="classic")
-    parser.add_argument("--players", type=int, default=2, choices=(2, 4))
+    parser.add_argument("--players", type=int, default=2, choices=range(2, 7))
+    parser.add_argument("--alone", action="store_true",
+                        help="the first bot at one seat against the second at every other "
+                        "(each deal once per seat); otherwise they alternate (even counts)")
     parser.add_argument("--deals", type=int, default=200, help="deals (each seat-swapped)")
     parser.add_argument("--matches", type=int, default=0, help="play matches instead")
     parser.add_argument("--seed", type=int, default=0, help="first deal seed")
@@ -101,9 +115,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     count = args.matches or args.deals
-    turns = (0, 1)
+    if not args.alone and args.players % 2:
+        parser.error("the bots alternate around the table: an even player count, or --alone")
+    turns = range(args.players) if args.alone else (0, 1)
     tasks = [(args.first, args.second, args.rules, args.players, args.seed + i, t,
-              bool(args.matches)) for i in range(count) for t in turns]
+              bool(args.matches), args.alone) for i in range(count) for t in turns]
     results: list[dict[str, Any]] = []
     started = time.perf_counter()
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
@@ -117,9 +133,10 @@ def main(argv: list[str] | None = None) -> int:
     lost = sum(r["deals_won"][1] for r in results)
     pairs: dict[int, float] = {}
     for r in results:
-        pairs[r["index"]] = pairs.get(r["index"], 0.0) + (r["points"][0] - r["points"][1]) / 2
-    diffs = [pairs[i] / max(1, sum(x["deals"] for x in results if x["index"] == i) / 2)
-             for i in pairs]
+        pairs[r["index"]] = pairs.get(r["index"], 0.0) + (
+            r["points"][0] - r["points"][1]) / len(turns)
+    diffs = [pairs[i] / max(1, sum(x["deals"] for x in results if x["index"] == i)
+                            / len(turns)) for i in pairs]
     mean = statistics.mean(diffs)
     se = statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else float("inf")
     low, high = wilson(won, deals)
@@ -143,7 +160,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     print(f"{args.first} vs {args.second}, {args.rules}, {args.players} players: "
           f"{deals} deals in {report['seconds']:.0f} s")
-    print(f"  deals won: {won} ({won / deals:.1%}, 95% CI {low:.1%} to {high:.1%}); "
+    share = f" (an even share: {1 / args.players:.0%})" if args.alone else ""
+    print(f"  deals won{share}: {won} ({won / deals:.1%}, 95% CI {low:.1%} to {high:.1%}); "
           f"{args.second} {lost} ({lost / deals:.1%})")
     print(f"  points per deal, {args.first} less {args.second}: {mean:+.2f} "
           f"[{mean - 1.96 * se:+.2f}, {mean + 1.96 * se:+.2f}]")

@@ -23,18 +23,27 @@ import random
 import sys
 from typing import Any
 
-from rummykit.bots import make_bot, split_bots
-from rummykit.bots.inference import FEATURES, features, observations, sample_worlds
+from rummykit.bots import inference, make_bot, split_bots
+from rummykit.bots.inference import (
+    CARD_FEATURES,
+    FEATURES,
+    card_features,
+    card_odds,
+    features,
+    observations,
+    sample_worlds,
+)
 from rummykit.engine import Deal, determinize
 from rummykit.rules import Rules
 from rummykit.views import view
 
+Position = tuple[Any, list[int]]
+"""A view of seat 0 and seat 1's true hand."""
 
-def collect(rules: Rules, bots: list[str], deals: int, samples: int,
-            seed: int) -> list[tuple[list[float], list[list[float]], Any]]:
-    """Positions: the true hand's features, the samples' features, and what is needed to
-    score predictions (the view and the true hand)."""
-    out = []
+
+def collect(rules: Rules, bots: list[str], deals: int, seed: int) -> list[Position]:
+    """Positions of seat 0 at about a third of its draws: its view and seat 1's hand."""
+    out: list[Position] = []
     rng = random.Random(seed)
     players = [make_bot(b) for b in bots]
     for index in range(deals):
@@ -43,13 +52,91 @@ def collect(rules: Rules, bots: list[str], deals: int, samples: int,
             seat = deal.to_move
             v = view(deal, seat)
             if seat == 0 and deal.phase == "draw" and rng.random() < 0.3:
-                seen = observations(v)
-                truth = list(deal.hands[1])
-                true_f = _features(deal, seen)
-                sampled = [determinize(v, rng) for _ in range(samples)]
-                out.append((true_f, [_features(w, seen) for w in sampled], (v, truth)))
+                out.append((v, list(deal.hands[1])))
             deal.push(players[seat].choose(v, rng))
     return out
+
+
+CardRow = tuple[list[float], float, bool]
+"""One hidden card of one position: its features, the log-odds of the hand holding a
+hidden card at all (its places against the other hidden places) and whether it does."""
+
+
+def card_rows(positions: list[Position]) -> list[CardRow]:
+    rows: list[CardRow] = []
+    for v, truth in positions:
+        seen = observations(v)
+        k = v.knowledge
+        places = sum(group.hands[1] for group in k.hidden)
+        unseen = k.unseen
+        if not 0 < places < len(unseen):
+            continue
+        offset = math.log(places / (len(unseen) - places))
+        held = set(truth)
+        for c in unseen:
+            f = card_features(c, 1, seen, k.known[1], v.rules, v.melds)
+            rows.append((f, offset, c in held))
+    return rows
+
+
+def fit_cards(rows: list[CardRow], steps: int = 300) -> tuple[list[float], float]:
+    """Logistic regression of 'seat 1 holds the card' on the card features (with each
+    position's base rate as a fixed offset): the weights and the mean log-likelihood."""
+    k = len(CARD_FEATURES)
+
+    def value_grad(theta: list[float]) -> tuple[float, list[float]]:
+        total = 0.0
+        grad = [0.0] * k
+        for f, offset, held in rows:
+            z = offset + sum(t * x for t, x in zip(theta, f, strict=True))
+            p = 1 / (1 + math.exp(-z))
+            total += math.log(p if held else 1 - p)
+            for j in range(k):
+                grad[j] += ((1.0 if held else 0.0) - p) * f[j]
+        n = max(len(rows), 1)
+        return total / n, [g / n for g in grad]
+
+    return _ascend(value_grad, k, steps)
+
+
+def _ascend(value_grad: Any, k: int, steps: int) -> tuple[list[float], float]:
+    """Gradient ascent with a step that grows while it gains and halves when it
+    overshoots."""
+    theta = [0.0] * k
+    value, grad = value_grad(theta)
+    rate = 0.05
+    for _ in range(steps):
+        trial = [t + rate * g for t, g in zip(theta, grad, strict=True)]
+        trial_value, trial_grad = value_grad(trial)
+        if trial_value > value:
+            theta, value, grad = trial, trial_value, trial_grad
+            rate *= 1.5
+        else:
+            rate /= 2
+            if rate < 1e-9:
+                break
+    return theta, value
+
+
+HandRow = tuple[list[float], list[list[float]], Position]
+
+
+def hand_rows(positions: list[Position], samples: int, rng: random.Random) -> list[HandRow]:
+    """For each position, the true hand's features and those of ``samples`` hands drawn
+    by the card odds (the search's proposal)."""
+    rows: list[HandRow] = []
+    for v, truth in positions:
+        seen = observations(v)
+        odds = card_odds(v, seen)
+        sampled = [determinize(v, rng, odds=odds) for _ in range(samples)]
+        true_f = _hand_features(truth, v, seen)
+        rows.append((true_f, [_features(w, seen) for w in sampled], (v, truth)))
+    return rows
+
+
+def _hand_features(hand: list[int], v: Any, seen: Any) -> list[float]:
+    unseen = [c for c in v.knowledge.unseen if c not in hand]
+    return features(hand, 1, seen, v.rules, v.melds, [*v.hand, *unseen])
 
 
 def _loglik(theta: list[float], data: list[tuple[list[float], list[list[float]], Any]]
@@ -79,34 +166,26 @@ def _features(world: Deal, seen: Any) -> list[float]:
     return features(world.hands[1], 1, seen, world.rules, world.table, unseen)
 
 
-def fit(data: list[tuple[list[float], list[list[float]], Any]], steps: int = 200
-        ) -> tuple[list[float], float]:
-    """Weights maximising the mean log-chance of the true hand (gradient ascent with a
-    step that halves whenever it overshoots); and that mean."""
-    theta = [0.0] * len(FEATURES)
-    value, grad = _loglik(theta, data)
-    rate = 0.01
-    for _ in range(steps):
-        trial = [t + rate * g for t, g in zip(theta, grad, strict=True)]
-        trial_value, trial_grad = _loglik(trial, data)
-        if trial_value > value:
-            theta, value, grad = trial, trial_value, trial_grad
-            rate *= 1.5
-        else:
-            rate /= 2
-            if rate < 1e-9:
-                break
-    return theta, value
+def fit(data: list[HandRow], steps: int = 200) -> tuple[list[float], float]:
+    """Weights maximising the mean log-chance of the true hand among the proposal's; and
+    that mean."""
+    return _ascend(lambda theta: _loglik(theta, data), len(FEATURES), steps)
 
 
-def brier(data: list[tuple[list[float], list[list[float]], Any]], weighted: bool,
-          rng: random.Random, worlds: int) -> float:
+def brier(positions: list[Position], how: str, rng: random.Random, worlds: int) -> float:
     """Mean squared error of the chance given to 'the opponent holds card c' for every
-    card seat 0 cannot place."""
+    card seat 0 cannot place, the hands imagined ``how``: uniform, by the card odds, or
+    by the card odds then weighed by the hand features (the search's own sampling)."""
     error = 0.0
     count = 0
-    for _, _, (v, truth) in data:
-        sampled = sample_worlds(v, rng, worlds, weighted=weighted)
+    for v, truth in positions:
+        if how == "uniform":
+            sampled = [determinize(v, rng) for _ in range(worlds)]
+        elif how == "odds":
+            odds = card_odds(v)
+            sampled = [determinize(v, rng, odds=odds) for _ in range(worlds)]
+        else:
+            sampled = sample_worlds(v, rng, worlds)
         unseen = set(v.knowledge.unseen)
         held = set(truth)
         for c in unseen:
@@ -125,19 +204,30 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     rules = Rules.parse(args.rules)
-    data = collect(rules, split_bots(args.bots), args.deals, args.samples, args.seed)
-    print(f"{len(data)} positions", file=sys.stderr)
+    positions = collect(rules, split_bots(args.bots), args.deals, args.seed)
+    print(f"{len(positions)} positions", file=sys.stderr)
+    rng = random.Random(args.seed)
+    test, train = positions[: len(positions) // 3], positions[len(positions) // 3:]
+    card_theta, card_ll = fit_cards(card_rows(train))
+    print("card weights (log-odds per unit of each card feature):")
+    for name, t in zip(CARD_FEATURES, card_theta, strict=True):
+        print(f"  {name:18} {t:+.3f}")
+    print(f"  mean log-likelihood per hidden card: {card_ll:.4f} "
+          f"(no features: {fit_cards(card_rows(train), steps=0)[1]:.4f})")
+    inference.CARD_WEIGHTS = tuple(card_theta)
+    data = hand_rows(train, args.samples, rng)
     theta, loglik = fit(data)
     uniform = -math.log(args.samples + 1)
-    print("fitted weights (log-weight per unit of each feature):")
+    print("hand weights, over the card odds (log-weight per unit of each feature):")
     for name, t in zip(FEATURES, theta, strict=True):
         print(f"  {name:18} {t:+.3f}")
-    print(f"log-chance of the true hand: {loglik:.3f} (uniform {uniform:.3f}); "
+    print(f"log-chance of the true hand: {loglik:.3f} (no weights {uniform:.3f}); "
           f"gain {loglik - uniform:+.3f} per position")
-    rng = random.Random(args.seed)
-    half = data[: max(1, len(data) // 3)]
-    print(f"Brier score, 'opponent holds c': uniform {brier(half, False, rng, 40):.4f}, "
-          f"weighted {brier(half, True, rng, 40):.4f}")
+    inference.WEIGHTS = tuple(theta)
+    print(f"Brier score on {len(test)} held-out positions, 'opponent holds c' "
+          "(lower is better):")
+    for how in ("uniform", "odds", "search"):
+        print(f"  {how:8} {brier(test, how, rng, 40):.4f}")
     return 0
 
 

@@ -207,6 +207,59 @@ def test_determinized_hidden_cards_fill_each_place_uniformly() -> None:
 
 
 @pytest.mark.parametrize("name", PRESETS)
+def test_determinized_deal_by_odds_shows_the_seat_its_view(name: str) -> None:
+    """Dealt by odds (any odds), the sample still shows the seat exactly its view, the
+    known cards stay put and no card is created or lost."""
+    rules = preset(name)
+    for seed in range(4):
+        deal = random_deal(rules, 3, seed, 5 + 7 * seed)
+        if deal.is_over:
+            continue
+        for seat in range(3):
+            rng = random.Random(seed)
+            odds = [{c: rng.choice([0.01, 1.0, 50.0]) for c in range(53)} for _ in range(3)]
+            sample = determinize(deal, rng, seat=seat, odds=odds)
+            assert comparable(view(sample, seat)) == comparable(view(deal, seat))
+            k = deal.knowledge(seat)
+            for s in range(3):
+                assert not Counter(k.known[s]) - Counter(sample.hands[s])
+            assert Counter(sample.all_cards()) == Counter(deal.all_cards())
+
+
+def test_determinized_hand_by_odds_follows_the_odds() -> None:
+    """Five hidden cards given odds 3 (the others 1) land in the opponent's hand far more
+    often than their uniform chance (about 2.2 times here; at least 1.8 asked), every
+    other card less often; odds for the wrong number of seats are an error."""
+    deal = random_deal(preset("classic"), 2, 11, 9)
+    seat = deal.to_move
+    other = 1 - seat
+    k = deal.knowledge(seat)
+    (group,) = k.hidden
+    unseen = sorted(set(group.cards))
+    favoured = unseen[:5]
+    odds: list[dict[int, float]] = [{}, {}]
+    odds[other] = {c: 3.0 for c in favoured}
+    v = view(deal, seat)
+    rng = random.Random(7)
+    samples = 3000
+    known_other = Counter(k.known[other])
+    hits = Counter[int]()
+    for _ in range(samples):
+        sample = determinize(v, rng, odds=odds)
+        hits.update((Counter(sample.hands[other]) - known_other).elements())
+    places = group.hands[other]
+    uniform = places / len(unseen)
+    for c in unseen:
+        rate = hits[c] / samples
+        if c in favoured:
+            assert rate > uniform * 1.8, (c, rate, uniform)
+        else:
+            assert rate < uniform, (c, rate, uniform)
+    with pytest.raises(ValueError, match="odds for 3 seats"):
+        determinize(v, rng, odds=[{}, {}, {}])
+
+
+@pytest.mark.parametrize("name", PRESETS)
 def test_determinized_deal_plays_on_legally_to_its_end(name: str) -> None:
     rules = preset(name)
     for seed in range(6):

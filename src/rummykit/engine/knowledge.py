@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -260,9 +260,36 @@ class Tracker:
         return new
 
 
-def determinize(source: View | Deal, rng: random.Random, *, seat: int | None = None) -> Deal:
+def _draw_weighted(cards: list[int], odds: Mapping[int, float], count: int,
+                   rng: random.Random) -> list[int]:
+    """Take ``count`` cards out of ``cards`` (in place), one at a time, each with a chance
+    in proportion to its odds among those left."""
+    taken = []
+    weights = [odds.get(c, 1.0) for c in cards]
+    for _ in range(count):
+        point = rng.random() * sum(weights)
+        index = len(cards) - 1
+        for i, w in enumerate(weights):
+            point -= w
+            if point < 0:
+                index = i
+                break
+        taken.append(cards.pop(index))
+        weights.pop(index)
+    return taken
+
+
+def determinize(source: View | Deal, rng: random.Random, *, seat: int | None = None,
+                odds: Sequence[Mapping[int, float]] | None = None) -> Deal:
     """A full deal that agrees with everything one seat has seen, the cards it cannot
     place dealt at random from ``rng``.
+
+    Without ``odds`` every way of filling the hidden places is equally likely. With
+    ``odds`` (for each seat, a card's odds of being in that seat's hand rather than another
+    hidden place; 1 for a card not named), each seat's hidden places are filled in turn,
+    each card drawn with a chance in proportion to its odds among the cards still left,
+    and the stock gets the rest in random order: a search that has judged which cards an
+    opponent likely holds imagines those hands more often.
 
     ``source`` is the seat's :class:`~rummykit.views.View` (with its whole history), or a
     deal and ``seat``. The new deal starts where the view is: its hands, stock and pile are
@@ -285,15 +312,22 @@ def determinize(source: View | Deal, rng: random.Random, *, seat: int | None = N
         raise ValueError("determinize needs a view with the whole history (recent=None)")
     k = v.knowledge
     players = len(v.hand_sizes)
+    if odds is not None and len(odds) != players:
+        raise ValueError(f"odds for {len(odds)} seats at a table of {players}")
     hands = [list(k.known[s]) for s in range(players)]
     hands[v.seat] = list(k.hand)
     stock = list(k.stock)
     for group in k.hidden:
         cards = list(group.cards)
         shuffle(cards, rng)
+        if odds is not None:
+            for s, count in enumerate(group.hands):
+                if count:
+                    hands[s].extend(_draw_weighted(cards, odds[s], count, rng))
         dealt = iter(cards)
-        for s, count in enumerate(group.hands):
-            hands[s].extend(next(dealt) for _ in range(count))
+        if odds is None:
+            for s, count in enumerate(group.hands):
+                hands[s].extend(next(dealt) for _ in range(count))
         for place in group.stock:
             stock[place] = next(dealt)
     deal = Deal.__new__(Deal)
