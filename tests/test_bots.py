@@ -362,3 +362,30 @@ def test_expert_beats_greedy() -> None:
     # standard errors above zero for this seed.
     edge, _ = _duplicate_edge("expert", "greedy", 650, seed=2)
     assert edge > 0
+
+
+def test_expert_counts_the_unseen_cards_once_and_remembers_the_first_face_up_card() -> None:
+    """The expert's unseen cards are exactly the cards it cannot place: the opponent's
+    hand and the stock. The pile's top is not counted twice, and the first face-up card
+    (9S) is still known once another card covers it. The expected set comes from the deal
+    itself, not from the bot."""
+    from rummykit.bots.expert import _unseen
+
+    rules = Rules.parse("classic")
+    expert = make_bot("expert")
+    for seed in range(20):  # the first deal whose face-up card is still on the pile, covered
+        deal = Deal.start(rules, players=2, dealer=1, seed=seed)
+        first_up = deal.pile[-1]
+        rng = random.Random(0)
+        for _ in range(12):  # six turns
+            deal.push(expert.choose(view(deal, deal.to_move), rng))
+        if first_up in deal.pile[:-1]:
+            break
+    assert first_up in deal.pile[:-1]
+    for seat in (0, 1):
+        v = view(deal, seat)
+        unseen = _unseen(v)
+        known_elsewhere = set(v.knowledge.known[1 - seat])
+        hidden = [c for c in [*deal.hands[1 - seat], *deal.stock] if c not in known_elsewhere]
+        assert sorted(unseen) == sorted(hidden)
+        assert first_up not in unseen and len(set(unseen)) == len(unseen)
