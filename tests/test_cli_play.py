@@ -273,6 +273,32 @@ def test_end_of_input_stops_the_game(tmp_path: Path) -> None:
     assert deal.to_move == 0 and deal.phase == "draw"
 
 
+def test_ctrl_c_stops_the_game_and_keeps_the_record(tmp_path: Path) -> None:
+    """Ctrl-C at the prompt (the terminal raises KeyboardInterrupt in the read) stops the
+    game as 'quit' does, with no traceback: the record of the actions so far is saved and
+    replays, the seed is told, and the exit code says it was interrupted (130)."""
+    save = tmp_path / "game.json"
+    asked = 0
+
+    def answer(output: str) -> str | None:
+        nonlocal asked
+        asked += 1
+        if asked == 1:
+            return "draw stock"
+        if asked == 2:  # the first card of the hand shown
+            return "discard " + last_line(output, "Your hand: ").split()[2]
+        raise KeyboardInterrupt
+
+    code, output, _ = run_play(answer, rules="basic", players=2, seed=4, save=save)
+    assert code == 130
+    assert "Game stopped before its end." in output
+    assert "(The shuffles came from seed 4.)" in output
+    deal = replayed_deal(save)
+    assert deal.to_move == 0 and deal.phase == "draw"  # stopped at the person's next prompt
+    moves = [str(a) for _, a in deal.moves]
+    assert moves[0] == "draw stock" and moves[1].startswith("discard ")
+
+
 @pytest.mark.parametrize(("rules", "players"), [("nonsense", 2), ("classic(aces=up)", 2),
                                                  ("basic", 7)])
 def test_cannot_start(rules: str, players: int) -> None:

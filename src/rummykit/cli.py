@@ -31,7 +31,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     handler: Callable[[argparse.Namespace], int] = args.handler
-    return handler(args)
+    try:
+        return handler(args)
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -46,7 +50,8 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, default=None, help="seed of the shuffles")
     play.add_argument("--name", default="You", help="your name at the table")
     play.add_argument("--bots", default="random",
-                      help=f"bot level for the other seats, or a comma list ({', '.join(BOTS)})")
+                      help=f"bot level for the other seats, or a comma list ({', '.join(BOTS)}; "
+                      "options in parentheses: 'master(think=0.5)')")
     play.add_argument("--save", metavar="FILE", help="save the game as a record when it stops")
     play.set_defaults(handler=_play)
 
@@ -232,43 +237,15 @@ def play(
     rngs = [random.Random(f"rummykit/bot/{seed}/{seat}") for seat in range(players)]
     # The seed would let the person work out every hand: it is told when the game stops.
     say(f"rummykit: {rules}, {players} players. Type 'help' for the notation.")
-    seen_deals = 0
     finished = False
-    while True:
-        if len(match.finished) > seen_deals:
-            _deal_summary(match, seen_deals, say)
-            seen_deals = len(match.finished)
-        if match.is_over:
-            finished = True
-            break
-        deal = match.deal
-        seat = deal.to_move
-        if seat != 0:
-            v = view(match, seat)
-            action = seat_bots[seat - 1].choose(v, rngs[seat])
-            match.apply(action)
-            say(f"{match.names[seat]}: {action}")
-            continue
-        v = view(match, 0)
-        _show(v, say)
-        try:
-            line = _ask(stdin, stdout)
-        except EOFError:
-            break
-        if line is None:
-            break
-        if not line:
-            continue
-        if line in ("?", "legal"):
-            say("Legal: " + " | ".join(str(a) for a in v.legal_actions))
-            continue
-        if line == "help":
-            say(HELP)
-            continue
-        try:
-            match.apply(Action.parse(line))
-        except (NotationError, IllegalActionError) as err:
-            say(f"Not allowed: {err}")
+    interrupted = False
+    try:
+        finished = _play_loop(match, seat_bots, rngs, stdin, stdout, say)
+    except KeyboardInterrupt:
+        # Ctrl-C (at the prompt or while a bot thinks) stops the game as 'quit' does:
+        # the record is still saved and the seed told.
+        interrupted = True
+        say("")
     if finished:
         winner = match.winner
         say("Match over. " + ", ".join(
@@ -286,7 +263,47 @@ def play(
         say(f"Record saved to {save}")
     if finished and stats_url is not None:
         _store(match, [name, *levels], stats_url, say)
-    return 0
+    return 130 if interrupted else 0
+
+
+def _play_loop(match: Match, seat_bots: Sequence[Bot], rngs: Sequence[random.Random],
+               stdin: TextIO, stdout: TextIO, say: Callable[[str], None]) -> bool:
+    """Play until the match ends (True) or the person stops (False)."""
+    seen_deals = 0
+    while True:
+        if len(match.finished) > seen_deals:
+            _deal_summary(match, seen_deals, say)
+            seen_deals = len(match.finished)
+        if match.is_over:
+            return True
+        deal = match.deal
+        seat = deal.to_move
+        if seat != 0:
+            v = view(match, seat)
+            action = seat_bots[seat - 1].choose(v, rngs[seat])
+            match.apply(action)
+            say(f"{match.names[seat]}: {action}")
+            continue
+        v = view(match, 0)
+        _show(v, say)
+        try:
+            line = _ask(stdin, stdout)
+        except EOFError:
+            return False
+        if line is None:
+            return False
+        if not line:
+            continue
+        if line in ("?", "legal"):
+            say("Legal: " + " | ".join(str(a) for a in v.legal_actions))
+            continue
+        if line == "help":
+            say(HELP)
+            continue
+        try:
+            match.apply(Action.parse(line))
+        except (NotationError, IllegalActionError) as err:
+            say(f"Not allowed: {err}")
 
 
 def _store(match: Match, players: list[str], url: str, say: Callable[[str], None]) -> None:
