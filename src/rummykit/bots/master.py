@@ -1,18 +1,25 @@
 """The master bot: determinized search (Monte Carlo over the deals its view allows).
 
 For each decision it imagines deals that agree with everything its seat has seen
-(:func:`rummykit.engine.determinize`), the opponents' hidden cards drawn with weights that
-say how well each imagined hand explains what those opponents did
-(:mod:`rummykit.bots.inference`), plays every candidate action in each imagined deal and
-the deal on to its end with a fast policy (:mod:`rummykit.bots.rollout`), and keeps the
-action that scores best on average. All candidates of one imagined deal share the same
-rollout randomness (common random numbers), so their differences are measured, not
-their luck. The expert's choice is the default: another action replaces it only when its
-mean gain over the expert's, paired deal by deal, is clearly above zero.
+(:func:`rummykit.engine.determinize`): the opponents' hidden cards are dealt by the odds
+that each is in each hand, and the imagined deals are kept in proportion to how well each
+imagined hand explains what its player did (:mod:`rummykit.bots.inference`). It plays
+every candidate action in each imagined deal and the deal on to its end with a fast
+policy (:mod:`rummykit.bots.rollout`), and keeps the action that scores best on average.
 
-It is anytime (it returns the best action found when its think time is up) and seeded:
-with ``rollouts`` (a budget of imagined deals instead of seconds) and the same generator
-it plays identically on every run. It sees only its view.
+- All candidates of one imagined deal share the same rollout randomness (common random
+  numbers), so their differences are measured, not their luck.
+- The expert's choice is the default: another action replaces it only when its mean gain
+  over the expert's, paired deal by deal over at least :data:`MIN_PAIRED` imagined deals,
+  is ``margin`` standard errors above zero.
+- A candidate clearly worse than the expert's choice (:data:`PRUNE` standard errors below
+  it) is dropped, and its share of the time goes to the others; when none is left but the
+  expert's choice, the search stops.
+
+It is anytime (it returns the best action found when its think time is up; an imagined
+deal still being played then is dropped, so even slow ramino rollouts keep to the time)
+and seeded: with ``rollouts`` (a budget of imagined deals instead of seconds) and the same
+generator it plays identically on every run. It sees only its view.
 """
 
 from __future__ import annotations
