@@ -32,6 +32,7 @@ from rummykit.bots.inference import (
     features,
     observations,
     sample_worlds,
+    table_at_last_turn,
 )
 from rummykit.engine import Deal, determinize
 from rummykit.rules import Rules
@@ -73,8 +74,10 @@ def card_rows(positions: list[Position]) -> list[CardRow]:
             continue
         offset = math.log(places / (len(unseen) - places))
         held = set(truth)
+        table = table_at_last_turn(v, 1)
+        table = table_at_last_turn(v, 1)
         for c in unseen:
-            f = card_features(c, 1, seen, k.known[1], v.rules, v.melds)
+            f = card_features(c, 1, seen, k.known[1], v.rules, table)
             rows.append((f, offset, c in held))
     return rows
 
@@ -136,7 +139,7 @@ def hand_rows(positions: list[Position], samples: int, rng: random.Random) -> li
 
 def _hand_features(hand: list[int], v: Any, seen: Any) -> list[float]:
     unseen = [c for c in v.knowledge.unseen if c not in hand]
-    return features(hand, 1, seen, v.rules, v.melds, [*v.hand, *unseen])
+    return features(hand, 1, seen, v.rules, v.melds, [*v.hand, *unseen], [len(v.hand)])
 
 
 def _loglik(theta: list[float], data: list[tuple[list[float], list[list[float]], Any]]
@@ -163,7 +166,8 @@ def _features(world: Deal, seen: Any) -> list[float]:
     """The features of seat 1's hand in ``world`` (what it could not see: seat 0's hand and
     the stock)."""
     unseen = [*world.hands[0], *world.stock]
-    return features(world.hands[1], 1, seen, world.rules, world.table, unseen)
+    return features(world.hands[1], 1, seen, world.rules, world.table, unseen,
+                    [len(world.hands[0])])
 
 
 def fit(data: list[HandRow], steps: int = 200) -> tuple[list[float], float]:

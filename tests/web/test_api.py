@@ -301,6 +301,12 @@ BAD_TABLES: dict[str, tuple[dict[str, Any], int, str]] = {
     "options of a bot without any": ({"rules": "classic",
                                       "seats": [person("Ann"), bot("Bob", "greedy(think=1)")]},
                                      400, "bot greedy has no option 'think'"),
+    "think longer than the server's": ({"rules": "classic",
+                                        "seats": [person("Ann"), bot("Bob", "master(think=2)")]},
+                                       400, "a master thinks at most 1 s a move on this server"),
+    "a rollout budget": ({"rules": "classic",
+                          "seats": [person("Ann"), bot("Bob", "master(rollouts=500)")]},
+                         400, "only by time"),
     "bot level too long": ({"rules": "classic",
                             "seats": [person("Ann"), bot("Bob", "master(think=0.5000000001)")]},
                            400, "at most 20 characters"),
@@ -363,6 +369,7 @@ def test_presets_endpoint(client: TestClient) -> None:
     assert data["presets"]["ramino"]["options"]["jokers"] == 4
     assert data["presets"]["one-deal"]["options"]["match_end"] == "one-deal"
     assert data["bots"] == ["random", "greedy", "expert", "master"]
+    assert data["think"] == 1.0  # the server's --think: the longest a master seat may think
 
 
 # -- tokens --------------------------------------------------------------------------

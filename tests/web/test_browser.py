@@ -475,6 +475,9 @@ def test_a_master_seat_with_its_thinking_time(server: Server, pages: Pages, shot
     assert rows.nth(1).locator("[name=think]").is_hidden()  # an expert does not think
     rows.nth(1).locator("[name=level]").select_option("master")
     assert rows.nth(1).locator("[name=think]").is_visible()
+    # The server thinks 1 s (its default): the quicker times are offered, no longer one.
+    offered = rows.nth(1).locator("[name=think] option").all_inner_texts()
+    assert offered == ["thinks 1 s a move", "thinks 0.1 s a move", "thinks 0.3 s a move"]
     rows.nth(1).locator("[name=think]").select_option("0.3")
     shot(page, "index-master")
     page.click("#start")

@@ -34,7 +34,8 @@ from rummykit.melds import (
 from rummykit.rules import Rules
 from rummykit.views import View
 
-__all__ = ["PENALTY_WEIGHTS", "WEIGHTS", "DiscardWeights", "ExpertBot", "discard_costs"]
+__all__ = ["PENALTY_WEIGHTS", "WEIGHTS", "DiscardWeights", "ExpertBot", "discard_costs",
+           "opponent_interest", "partition"]
 
 
 
@@ -96,9 +97,19 @@ def _score(hand: Sequence[int], rules: Rules) -> float:
 
 
 class ExpertBot:
-    """The strongest bot so far: see the module's description."""
+    """The expert: see the module's description.
+
+    ``weights`` replaces the discard weights of the rules' scoring, ``hold_back=False``
+    melds at once, ``pile=False`` never takes the pile card by choice: variants that
+    ``bench/expert_rules.py`` plays against the expert to measure what each rule earns."""
 
     name = "expert"
+
+    def __init__(self, *, weights: DiscardWeights | None = None, hold_back: bool = True,
+                 pile: bool = True) -> None:
+        self.weights = weights
+        self.holds_back = hold_back
+        self.takes_pile = pile
 
     def choose(self, view: View, rng: random.Random) -> Action:
         legal = view.legal_actions
@@ -119,7 +130,7 @@ class ExpertBot:
         best_value = float("inf")
         pile_draws = [a for a in legal if a.kind == "draw-pile"]
         pile_draws.sort(key=lambda a: -pile_index(view, a))
-        for action in pile_draws[:4]:
+        for action in pile_draws[:4] if self.takes_pile else ():
             index = pile_index(view, action)
             taken = list(view.pile[index:])
             if not uses_card(view, taken[0], taken[1:]):
@@ -172,6 +183,8 @@ class ExpertBot:
     def _hold_back(self, view: View) -> bool:
         """Keep melds in hand to go rummy later, while that pays and is still safe."""
         rules = view.rules
+        if not self.holds_back:
+            return False
         if rules.rummy_multiplier <= 1 or rules.melds_per_turn == "one":
             return False
         if rules.scoring == "melded" or rules.opening:
@@ -188,27 +201,29 @@ class ExpertBot:
         if not pool:
             pool = [a for a in discards if a.cards[0] != JOKER_CODE] or list(discards)
         opponents = [s for s in range(len(view.hand_sizes)) if s != view.seat and view.active[s]]
-        wanted, unwanted = _opponent_interest(view)
+        wanted, unwanted = opponent_interest(view)
         costs = discard_costs(
             list(view.hand), [a.cards[0] for a in pool], rules=rules, table=view.melds,
             unseen=_unseen(view), opponent_sizes=[view.hand_sizes[s] for s in opponents],
-            wanted=wanted, unwanted=unwanted)
+            wanted=wanted, unwanted=unwanted, weights=self.weights)
         return min(pool, key=lambda a: (costs[a.cards[0]], a.cards[0]))
 
 
 def discard_costs(
     hand: Sequence[int], candidates: Sequence[int], *, rules: Rules, table: Sequence[Meld],
     unseen: Sequence[int], opponent_sizes: Sequence[int], wanted: Sequence[int] = (),
-    unwanted: Collection[int] = (),
+    unwanted: Collection[int] = (), weights: DiscardWeights | None = None,
 ) -> dict[int, float]:
     """What discarding each of ``candidates`` from ``hand`` costs the expert (lower is
     better): the card's points against its outs and the chance an opponent uses it.
 
     ``unseen`` are the cards the player cannot place, ``opponent_sizes`` the opponents'
     hand sizes, ``wanted`` cards opponents took from the pile and ``unwanted`` ranks (0-12)
-    they threw. The inference calls it too, to judge how likely an opponent's discard was.
+    they threw; ``weights``, where given, replace those of the rules' scoring. The
+    inference calls it too, to judge how likely an opponent's discard was.
     """
-    weights = PENALTY_WEIGHTS if rules.scoring == "penalty" else WEIGHTS
+    if weights is None:
+        weights = PENALTY_WEIGHTS if rules.scoring == "penalty" else WEIGHTS
     opponents_close = any(size <= weights.close for size in opponent_sizes)
     # The chance that one given unseen card is in some opponent's hand.
     p_held = min(1.0, sum(opponent_sizes) / max(len(unseen), 1))
@@ -298,7 +313,7 @@ def _potential(card: int, hand: Sequence[int]) -> int:
     )
 
 
-def _opponent_interest(view: View) -> tuple[list[int], set[int]]:
+def opponent_interest(view: View) -> tuple[list[int], set[int]]:
     """Cards opponents took from the pile (they collect these), and ranks they threw away."""
     wanted = [int(c) for seat, cards in view.pile_draws if seat != view.seat for c in cards[:1]]
     unwanted = {

@@ -20,7 +20,20 @@ from rummykit.melds import (
 from rummykit.rules import Rules
 from rummykit.views import View
 
-__all__ = ["GreedyBot", "fits_table", "pile_index", "uses_card"]
+__all__ = ["GreedyBot", "fits_table", "joins", "near", "pile_index", "uses_card"]
+
+
+def joins(card: int, hand: Sequence[int], rules: Rules) -> bool:
+    """Whether ``card`` would be in some meld with cards of ``hand``."""
+    return any(card in cards for cards in find_melds([*hand, card], rules))
+
+
+def near(a: int, b: int) -> bool:
+    """Whether two natural cards are one card short of a meld together: the same rank, or
+    the same suit within two places (two equal cards of two decks are neither)."""
+    if a == b:
+        return False
+    return a % 13 == b % 13 or (a // 13 == b // 13 and 0 < abs(a % 13 - b % 13) <= 2)
 
 
 def fits_table(melds: Sequence[Meld], card: int, rules: Rules) -> bool:

@@ -22,7 +22,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rummykit.bots.expert import _opponent_interest, discard_costs, partition
+from rummykit.bots.expert import discard_costs, opponent_interest, partition
+from rummykit.bots.greedy import joins, near, pile_index
 from rummykit.bots.master import MasterBot, Search
 from rummykit.cards import CARDS, JOKER_CODE, format_cards, without
 from rummykit.engine.actions import Action
@@ -71,9 +72,8 @@ def _position_seed(view: View) -> str:
 def reason_for(view: View, action: Action, found: Search | None = None) -> str:
     """One line that says why ``action`` is good for the seat of ``view``."""
     why = _why(view, action)
-    if found is not None and found.choice != found.baseline:
-        k = found.candidates.index(action)
-        gain = found.gains[k] if k < len(found.gains) else 0.0
+    if found is not None and found.choice != found.baseline and action in found.candidates:
+        gain = found.gains[found.candidates.index(action)]
         why += (f" (the search found it {gain:+.1f} points a deal better than "
                 f"{found.baseline} over {found.worlds} imagined deals)")
     return why
@@ -111,7 +111,7 @@ def _why(view: View, action: Action) -> str:
             top = view.pile_top
             if top is None:
                 return f"{verb}: the pile is empty"
-            if not any(int(top) in m for m in find_melds([*hand, int(top)], rules)):
+            if not joins(int(top), hand, rules):
                 return (f"{verb}: the {top} on the pile joins no meld of yours, and taking it "
                         "would show what you collect")
             return (f"{verb}: the {top} on the pile would make a meld, but an unknown card "
@@ -146,12 +146,7 @@ def _held(view: View) -> str:
 
 def _taken(view: View, action: Action) -> list[int]:
     """The cards a pile draw takes, the chosen card first."""
-    pile = [int(c) for c in view.pile]
-    if action.cards:
-        index = len(pile) - 1 - pile[::-1].index(int(action.cards[0]))
-    else:
-        index = len(pile) - 1
-    return [pile[index], *pile[index + 1:]]
+    return [int(c) for c in view.pile[pile_index(view, action):]]
 
 
 def _what_it_joins(card: int, hand: Sequence[int], table: Sequence[Meld], rules: Rules) -> str:
@@ -177,7 +172,7 @@ def _discard_reason(view: View, card: int, hand: list[int]) -> str:
     if card not in loose:
         return "your other cards make the better melds"
     opponents = [s for s in range(len(view.hand_sizes)) if s != view.seat and view.active[s]]
-    wanted, unwanted = _opponent_interest(view)
+    wanted, unwanted = opponent_interest(view)
     unseen = list(view.knowledge.unseen)
     taken = -1 if view.taken is None else int(view.taken)
     pool = [c for c in loose if c not in (JOKER_CODE, taken)]
@@ -207,14 +202,13 @@ def _discard_reason(view: View, card: int, hand: list[int]) -> str:
 
 
 def _pairs_kept(card: int, loose: Sequence[int]) -> str:
-    """The pairs of loose cards (other than ``card``) one card short of a meld, as words:
-    "7H 8H for a run" or "9C 9D for a set"."""
+    """The first pair of loose cards (other than ``card``) one card short of a meld, as
+    words: "7H 8H for a run" or "9C 9D for a set"."""
     others = sorted((c for c in loose if c not in (card, JOKER_CODE)),
                     key=lambda c: (c // 13, c % 13))
     for i, a in enumerate(others):
         for b in others[i + 1:]:
-            if a // 13 == b // 13 and 0 < abs(a % 13 - b % 13) <= 2:
-                return f"{format_cards([a, b])} for a run"
-            if a % 13 == b % 13:
-                return f"{format_cards([a, b])} for a set"
+            if near(a, b):
+                kind = "set" if a % 13 == b % 13 else "run"
+                return f"{format_cards([a, b])} for a {kind}"
     return ""

@@ -11,13 +11,11 @@ So the search imagines hands in two steps, both measured in play by
   suit, the cards he is known to hold, and whether it fits a meld on the table; the hidden
   places are filled by these odds (``determinize(..., odds=...)``);
 - each imagined hand is then weighed by how well it explains the player's public actions
-  as a whole (naive Bayes: one factor per observation):
-
-- the hand's deadwood (the points left once its best melds are put aside): players keep
-  meld-rich hands, so a low deadwood is likelier than in a random hand;
-- a card the player let pass on the pile (he drew from the stock instead) that would join
-  a meld with his hand: unlikely, he would have taken it;
-- a card he discarded that would join a meld with his hand: unlikely, he would have kept it.
+  as a whole (naive Bayes: one factor per observation): the chance that a player who
+  weighs discards as the expert does would have thrown his last discard from it; a card
+  he let pass on the pile (he drew from the stock instead) or discarded that would join a
+  meld with it (unlikely: he would have taken it, or kept it); its high cards and pairs
+  one short of a meld; its deadwood.
 
 :func:`sample_worlds` draws more imagined deals than it needs by the card odds and keeps
 them in proportion to their weights.
@@ -27,20 +25,22 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rummykit.bots.expert import discard_costs
+from rummykit.bots.expert import discard_costs, partition
+from rummykit.bots.greedy import joins, near
 from rummykit.cards import JOKER_CODE, without
 from rummykit.engine.deal import Deal
 from rummykit.engine.knowledge import determinize
-from rummykit.melds import Meld, best_deadwood, card_points, find_melds, fits
+from rummykit.melds import Meld, card_points, fits
 from rummykit.rules import Rules
 from rummykit.views import View
 
 __all__ = ["CARD_FEATURES", "CARD_WEIGHTS", "FEATURES", "WEIGHTS", "Observations",
            "card_features", "card_odds", "features", "observations", "sample_worlds",
-           "weight"]
+           "table_at_last_turn", "weight"]
 
 FEATURES: tuple[str, ...] = (
     "deadwood", "near_pairs", "high_cards", "declined_joins", "discarded_joins",
@@ -48,11 +48,13 @@ FEATURES: tuple[str, ...] = (
 )
 """What is measured of an imagined hand (see :func:`features`)."""
 
-WEIGHTS: tuple[float, ...] = (0.053, 0.174, -0.295, -0.288, -0.094, 0.038, 1.359)
+WEIGHTS: tuple[float, ...] = (0.052, 0.145, -0.293, -0.288, -0.093, 0.047, 1.510)
 """The log-weight of each unit of each hand feature, over hands drawn by the card odds
 (fitted in the same run as :data:`CARD_WEIGHTS`). On held-out positions of that run, the
 Brier score of "the opponent holds this card" is 0.1443 for uniform hands, 0.1359 drawn
-by the card odds and 0.1328 weighed by these too."""
+by the card odds and 0.1325 weighed by these too. Over hands drawn by the card odds the
+deadwood's own weight comes out slightly positive: the odds already favour the cards that
+go with the opponent's hand, and what is left is the discard he chose (``discard_logp``)."""
 
 CARD_FEATURES: tuple[str, ...] = (
     "discarded_rank", "discarded_run", "declined_rank", "declined_run", "held_rank",
@@ -156,50 +158,45 @@ def _took_last_turn(view: View, seat: int) -> bool:
     return False
 
 
-def _joins(card: int, hand: Sequence[int], rules: Rules) -> bool:
-    return any(card in cards for cards in find_melds([*hand, card], rules))
-
-
-def _near(a: int, b: int) -> bool:
-    """Whether two natural cards are one card short of a meld together."""
-    return a % 13 == b % 13 or (a // 13 == b // 13 and 0 < abs(a % 13 - b % 13) <= 2)
-
-
 def features(hand: Sequence[int], seat: int, seen: Observations, rules: Rules,
-             table: Sequence[Meld] = (), unseen: Sequence[int] = ()) -> list[float]:
+             table: Sequence[Meld] = (), unseen: Sequence[int] = (),
+             opponent_sizes: Sequence[int] = ()) -> list[float]:
     """The features of :data:`FEATURES` for ``hand`` held by ``seat``: its deadwood, its
     pairs of cards one short of a meld, its cards worth 10 or more, how many of the seat's
     latest passed pile cards and discards would join a meld with it (or be one short of
     one with a card of it), and the log-chance that a player who weighs discards as the
-    expert does would have thrown the seat's last discard from this hand (``table`` and
-    ``unseen``, the cards the seat could not see, give that player's position)."""
-    deadwood, _ = best_deadwood(hand, rules)
+    expert does would have thrown the seat's last discard from this hand (``table``,
+    ``unseen``, the cards the seat could not see, and ``opponent_sizes``, the hand sizes of
+    the seat's opponents, give that player's position)."""
+    deadwood, _ = partition(hand, rules)
     naturals = [c for c in hand if c != JOKER_CODE]
-    pairs = sum(1 for i, a in enumerate(naturals) for b in naturals[i + 1:] if _near(a, b))
+    pairs = sum(1 for i, a in enumerate(naturals) for b in naturals[i + 1:] if near(a, b))
     high = sum(1 for c in hand if card_points(c, rules) >= 10)
     declined = sum(1 for c in seen.declined[seat][:RECENT]
-                   if c not in hand and _joins(c, hand, rules))
+                   if c not in hand and joins(c, hand, rules))
     discarded = seen.discarded[seat][:RECENT]
-    joins = sum(1 for c in discarded if c not in hand and _joins(c, hand, rules))
-    near = sum(1 for c in discarded if c != JOKER_CODE and any(_near(c, h) for h in naturals))
-    return [float(deadwood), float(pairs), float(high), float(declined), float(joins),
-            float(near), _discard_logp(hand, seat, seen, rules, table, unseen)]
+    joined = sum(1 for c in discarded if c not in hand and joins(c, hand, rules))
+    close = sum(1 for c in discarded if c != JOKER_CODE and any(near(c, h) for h in naturals))
+    return [float(deadwood), float(pairs), float(high), float(declined), float(joined),
+            float(close), _discard_logp(hand, seat, seen, rules, table, unseen,
+                                        opponent_sizes or [len(hand)])]
 
 
 def _discard_logp(hand: Sequence[int], seat: int, seen: Observations, rules: Rules,
-                  table: Sequence[Meld], unseen: Sequence[int]) -> float:
+                  table: Sequence[Meld], unseen: Sequence[int],
+                  opponent_sizes: Sequence[int]) -> float:
     thrown = seen.last_discard[seat]
     if thrown < 0:
         return 0.0
     before = [*hand, thrown]
-    _, melds = best_deadwood(before, rules)
+    _, melds = partition(before, rules)
     loose = without(before, [c for m in melds for c in m])
     taken = seen.last_taken[seat]
     pool = sorted({c for c in loose if c != JOKER_CODE and c != taken})
     if thrown not in pool:
         return math.log(UNLIKELY)
     costs = discard_costs(before, pool, rules=rules, table=table, unseen=unseen,
-                          opponent_sizes=[len(hand)])
+                          opponent_sizes=opponent_sizes)
     low = min(costs.values())
     norm = sum(math.exp(-(cost - low) / TEMPERATURE) for cost in costs.values())
     return -(costs[thrown] - low) / TEMPERATURE - math.log(norm)
@@ -211,17 +208,16 @@ def card_features(card: int, seat: int, seen: Observations, held: Sequence[int],
     many of its latest discards and passed pile cards share the card's rank, or its suit
     within two places (a player keeps cards that go with his hand, and takes them), the
     same for the cards it is known to hold (``held``: taken from the pile, not shown
-    since), whether the card is worth 10 or more, and whether it fits a meld on the table
-    (he would have laid it off)."""
+    since), whether the card is worth 10 or more, and whether it fits one of ``table``'s
+    melds (the ones he could lay off on when he last played: he would have)."""
     if card == JOKER_CODE:
         return [0.0] * len(CARD_FEATURES)
-    rank, suit = card % 13, card // 13
+    rank = card % 13
 
     def counts(cards: Sequence[int]) -> tuple[float, float]:
-        same_rank = sum(1 for c in cards if c != JOKER_CODE and c != card and c % 13 == rank)
-        run = sum(1 for c in cards if c != JOKER_CODE and c // 13 == suit
-                  and 0 < abs(c % 13 - rank) <= 2)
-        return float(same_rank), float(run)
+        close = [c for c in cards if c != JOKER_CODE and near(card, c)]
+        same_rank = sum(1 for c in close if c % 13 == rank)
+        return float(same_rank), float(len(close) - same_rank)
 
     discarded = counts(seen.discarded[seat][:CARD_RECENT])
     declined = counts(seen.declined[seat][:CARD_RECENT])
@@ -229,6 +225,22 @@ def card_features(card: int, seat: int, seen: Observations, held: Sequence[int],
     fits_table = any(fits(m, card, rules) for m in table)
     return [*discarded, *declined, *kept, float(card_points(card, rules) >= 10),
             float(fits_table)]
+
+
+def table_at_last_turn(view: View, seat: int) -> tuple[Meld, ...]:
+    """The melds ``seat`` could lay off on in its last turn: none before it has opened,
+    else those already on the table when it last discarded (melds are numbered in the
+    order they reached the table; later lay-offs are not undone)."""
+    if not view.opened[seat]:
+        return ()
+    laid = 0
+    before = 0
+    for s, action in view.history:
+        if action.kind == "meld":
+            laid += 1
+        elif action.kind == "discard" and s == seat:
+            before = laid
+    return view.melds[:before]
 
 
 def card_odds(view: View, seen: Observations | None = None) -> list[dict[int, float]]:
@@ -244,8 +256,9 @@ def card_odds(view: View, seen: Observations | None = None) -> list[dict[int, fl
             out.append({})
             continue
         odds = {}
+        table = table_at_last_turn(view, s)
         for c in hidden:
-            f = card_features(c, s, seen, k.known[s], view.rules, view.melds)
+            f = card_features(c, s, seen, k.known[s], view.rules, table)
             odds[c] = math.exp(sum(w * x for w, x in zip(CARD_WEIGHTS, f, strict=True)))
         out.append(odds)
     return out
@@ -255,23 +268,33 @@ def weight(world: Deal, seat: int, seen: Observations) -> float:
     """How well ``seat``'s hand in ``world`` explains what it did (only ratios matter)."""
     hand = world.hands[seat]
     unseen = [c for s, h in enumerate(world.hands) if s != seat for c in h] + world.stock
-    values = features(hand, seat, seen, world.rules, world.table, unseen)
+    sizes = [len(h) for s, h in enumerate(world.hands) if s != seat and world.active[s]]
+    values = features(hand, seat, seen, world.rules, world.table, unseen, sizes)
     return math.exp(sum(w * f for w, f in zip(WEIGHTS, values, strict=True)))
 
 
 def sample_worlds(view: View, rng: random.Random, count: int, *,
-                  weighted: bool = True) -> list[Deal]:
+                  weighted: bool = True, deadline: float | None = None) -> list[Deal]:
     """``count`` imagined deals that agree with ``view``; with ``weighted``, the hidden
     cards dealt by their odds (:func:`card_odds`) and the deals kept in proportion to how
-    well the opponents' imagined hands explain their actions."""
+    well the opponents' imagined hands explain their actions (a deal may be kept more than
+    once). Past ``deadline`` (a ``time.perf_counter()`` reading) it draws no more and keeps
+    fewer."""
     if not weighted:
         return [determinize(view, rng) for _ in range(count)]
     seen = observations(view)
     hidden = [s for s in range(len(view.hand_sizes))
               if s != view.seat and view.active[s] and view.hand_sizes[s]]
     odds = card_odds(view, seen)
-    pool = [determinize(view, rng, odds=odds) for _ in range(count * OVERSAMPLE)]
-    weights = [math.prod(weight(w, s, seen) for s in hidden) for w in pool]
+    pool: list[Deal] = []
+    weights: list[float] = []
+    for _ in range(count * OVERSAMPLE):
+        world = determinize(view, rng, odds=odds)
+        pool.append(world)
+        weights.append(math.prod(weight(world, s, seen) for s in hidden))
+        if deadline is not None and time.perf_counter() > deadline:
+            break  # fewer to choose from, but in time
+    count = min(count, len(pool))
     total = sum(weights)
     if total <= 0:
         return pool[:count]

@@ -87,6 +87,7 @@ class MasterBot:
         if not legal:
             raise ValueError("it is not this bot's turn: the view offers no legal action")
         if len(legal) == 1:
+            self.last = None
             return legal[0]
         return self.search(view, rng).choice
 
@@ -103,13 +104,20 @@ class MasterBot:
         budget = self.rollouts
         base = candidates.index(baseline)
         values: list[list[float]] = [[] for _ in candidates]
+        # Which imagined deal each value was played in: a deal drawn twice by the
+        # resampling is one piece of evidence, not two (the standard errors say so).
+        drawn: list[int] = []
         # The candidates still searched: one clearly worse than the baseline is dropped,
         # and its share of the budget goes to the others.
         live = list(range(len(candidates)))
         worlds = 0
+        batches = 0
         batch = 8
         while True:
-            pool = sample_worlds(view, rng, batch, weighted=self.inference)
+            pool = sample_worlds(view, rng, batch, weighted=self.inference,
+                                 deadline=None if budget is not None else deadline)
+            batches += 1
+            first: dict[int, int] = {}  # each distinct deal of this batch, numbered
             for world in pool:
                 seed = rng.getrandbits(64)
                 cut = None if budget is not None else deadline
@@ -119,6 +127,7 @@ class MasterBot:
                     break  # time ran out inside this imagined deal: it does not count
                 for i, value in zip(live, done, strict=True):
                     values[i].append(value)
+                drawn.append(batches * 100_000 + first.setdefault(id(world), len(first)))
                 worlds += 1
                 if budget is not None:
                     if worlds >= budget:
@@ -129,7 +138,7 @@ class MasterBot:
                     budget is None and time.perf_counter() >= deadline):
                 break
             live = [i for i in live if i == base or not _clearly_worse(
-                values[i], values[base][:len(values[i])], PRUNE)]
+                values[i], values[base], drawn, PRUNE)]
             if live == [base]:
                 break
             batch = min(32, batch * 2)
@@ -138,7 +147,7 @@ class MasterBot:
         choice = baseline
         best_score = 0.0
         for i, action in enumerate(candidates):
-            gain, se = _paired(values[i], values[base][:len(values[i])])
+            gain, se = _paired(values[i], values[base], drawn)
             gains.append(gain)
             if i == base or i not in live or len(values[i]) < MIN_PAIRED:
                 continue
@@ -150,23 +159,32 @@ class MasterBot:
         return self.last
 
 
-def _paired(values: Sequence[float], base: Sequence[float]) -> tuple[float, float]:
-    """The mean gain of ``values`` over ``base`` (the same imagined deals, in order) and
-    its standard error."""
-    diffs = [a - b for a, b in zip(values, base, strict=True)]
-    if not diffs:
+def _paired(values: Sequence[float], base: Sequence[float],
+            drawn: Sequence[int]) -> tuple[float, float]:
+    """The mean gain of ``values`` over ``base`` on the imagined deals both were played in
+    (``values`` covers the first of them: a candidate dropped early has fewer), and its
+    standard error, counting the plays of one imagined deal (``drawn`` names each play's
+    deal) as one cluster."""
+    n = len(values)
+    if n == 0:
         return 0.0, math.inf
-    gain = sum(diffs) / len(diffs)
-    if len(diffs) < 2:
+    diffs = [a - b for a, b in zip(values, base[:n], strict=True)]
+    gain = sum(diffs) / n
+    clusters: dict[int, float] = {}
+    for d, world in zip(diffs, drawn[:n], strict=True):
+        clusters[world] = clusters.get(world, 0.0) + d - gain
+    if len(clusters) < 2:
         return gain, math.inf
-    var = sum((d - gain) ** 2 for d in diffs) / (len(diffs) - 1)
-    return gain, math.sqrt(var / len(diffs))
+    k = len(clusters)
+    var = sum(r * r for r in clusters.values()) * k / (k - 1)
+    return gain, math.sqrt(var) / n
 
 
-def _clearly_worse(values: Sequence[float], base: Sequence[float], errors: float) -> bool:
+def _clearly_worse(values: Sequence[float], base: Sequence[float], drawn: Sequence[int],
+                   errors: float) -> bool:
     """Whether a candidate's gain over the baseline is below zero by ``errors`` standard
     errors, over at least 8 imagined deals."""
-    gain, se = _paired(values, base)
+    gain, se = _paired(values, base, drawn)
     return len(values) >= 8 and gain + errors * se < 0
 
 

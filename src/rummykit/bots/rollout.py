@@ -17,11 +17,11 @@ import random
 import time
 from collections.abc import Sequence
 
+from rummykit.bots.greedy import fits_table, joins, near
 from rummykit.cards import JOKER_CODE
 from rummykit.engine.actions import DRAW_PILE, DRAW_STOCK, END, Action
 from rummykit.engine.deal import Deal
-from rummykit.melds import Meld, card_points, find_melds, fits
-from rummykit.rules import Rules
+from rummykit.melds import card_points, find_melds, fits
 
 __all__ = ["MAX_ROLLOUT_ACTIONS", "fast_action", "play_out"]
 
@@ -29,23 +29,11 @@ MAX_ROLLOUT_ACTIONS = 2_000
 """A rollout that has not ended after this many actions is scored where it stands."""
 
 
-def _joins(card: int, hand: Sequence[int], rules: Rules) -> bool:
-    """Whether ``card`` would be in some meld with cards of ``hand``."""
-    return any(card in cards for cards in find_melds([*hand, card], rules))
-
-
-def _fits_table(card: int, table: Sequence[Meld], rules: Rules) -> bool:
-    return any(fits(m, card, rules) for m in table)
-
-
 def _near(card: int, hand: Sequence[int]) -> int:
-    """How many cards of ``hand`` are one short of a meld with ``card`` (same rank, or the
-    same suit within two places)."""
+    """How many cards of ``hand`` are one card short of a meld with ``card``."""
     if card == JOKER_CODE:
         return 3
-    rank, suit = card % 13, card // 13
-    return sum(1 for c in hand if c != card and c != JOKER_CODE and (
-        c % 13 == rank or (c // 13 == suit and abs(c % 13 - rank) <= 2)))
+    return sum(1 for c in hand if c != JOKER_CODE and near(card, c))
 
 
 def fast_action(deal: Deal, rng: random.Random) -> Action:
@@ -57,8 +45,8 @@ def fast_action(deal: Deal, rng: random.Random) -> Action:
         pile = deal.pile
         if pile:
             top = pile[-1]
-            if (_joins(top, hand, rules) or (deal.opened(seat) and _fits_table(
-                    top, deal.table, rules))) and deal.can(DRAW_PILE):
+            if (joins(top, hand, rules) or (deal.opened(seat) and fits_table(
+                    deal.table, top, rules))) and deal.can(DRAW_PILE):
                 return DRAW_PILE
         if deal.can(DRAW_STOCK):
             return DRAW_STOCK

@@ -289,7 +289,8 @@ def determinize(source: View | Deal, rng: random.Random, *, seat: int | None = N
     hidden place; 1 for a card not named), each seat's hidden places are filled in turn,
     each card drawn with a chance in proportion to its odds among the cards still left,
     and the stock gets the rest in random order: a search that has judged which cards an
-    opponent likely holds imagines those hands more often.
+    opponent likely holds imagines those hands more often. The seats are filled in a
+    random order.
 
     ``source`` is the seat's :class:`~rummykit.views.View` (with its whole history), or a
     deal and ``seat``. The new deal starts where the view is: its hands, stock and pile are
@@ -321,9 +322,11 @@ def determinize(source: View | Deal, rng: random.Random, *, seat: int | None = N
         cards = list(group.cards)
         shuffle(cards, rng)
         if odds is not None:
-            for s, count in enumerate(group.hands):
-                if count:
-                    hands[s].extend(_draw_weighted(cards, odds[s], count, rng))
+            # The seats in a random order, so that none is served first every time.
+            order = [s for s, count in enumerate(group.hands) if count]
+            shuffle(order, rng)
+            for s in order:
+                hands[s].extend(_draw_weighted(cards, odds[s], group.hands[s], rng))
         dealt = iter(cards)
         if odds is None:
             for s, count in enumerate(group.hands):

@@ -160,7 +160,7 @@ def create_app(
                 "source": PRESET_SOURCES[name],
                 "options": {k: _json_value(getattr(rules, k)) for k in OPTION_HELP},
             }
-        return {"presets": out, "help": OPTION_HELP, "bots": list(BOTS)}
+        return {"presets": out, "help": OPTION_HELP, "bots": list(BOTS), "think": hub.think}
 
     @app.get("/api/rules")
     async def rules_check(text: str) -> dict[str, Any]:

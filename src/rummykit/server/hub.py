@@ -129,7 +129,8 @@ class Hub:
         self.engine = engine
         self.bot_delay = bot_delay
         self.think = think
-        """Seconds the master thinks over each decision (where its level names none)."""
+        """Seconds the master thinks over each decision where its level names none, and
+        the most a seat may ask for."""
         self.tables: dict[str, Table] = {}
         self.broken: set[str] = set()
         """Tables found broken: refused at once, never rebuilt again."""
@@ -278,9 +279,14 @@ class Hub:
                 if len(s.level) > LEVEL_LIMIT:
                     raise HubError(f"a bot's level is at most {LEVEL_LIMIT} characters")
                 try:
-                    parse_bot(s.level)
+                    _, options = parse_bot(s.level)
                 except ValueError as err:
                     raise HubError(str(err)) from None
+                if float(options.get("think", 0.0)) > self.think or "rollouts" in options:
+                    # A search holds a worker thread while it thinks: the server says how
+                    # long it may.
+                    raise HubError(f"a master thinks at most {self.think:g} s a move on "
+                                   "this server (think=), and only by time")
             if not s.name.strip() or len(s.name) > 40:
                 raise HubError("each seat needs a name of 1 to 40 characters")
         names = [s.name.strip() for s in seats]

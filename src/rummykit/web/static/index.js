@@ -1,7 +1,7 @@
 // The start page: choose a preset and options, fill the seats, start the table.
 "use strict";
 
-let PRESETS = {}, HELP = {}, BOTS = [];
+let PRESETS = {}, HELP = {}, BOTS = [], THINK = 1;
 const FIXED = ["melds_per_turn", "aces", "last_discard"];
 const CHOICES = {
   melds_per_turn: ["one", "many"], aces: ["low", "high-low"], last_discard: ["optional", "required"],
@@ -69,12 +69,12 @@ function seatRow(index, kind, name, level) {
     ...BOTS.map((b) => el("option", { value: b, selected: b === level }, b)));
   // The master searches each decision: how long it thinks (the server's default, or one
   // of these), sent as its level "master(think=S)".
+  // Quicker than the server's time may be chosen, never longer.
   const thinkSel = el("select", { name: "think", "aria-label": `seat ${index + 1} thinking time`,
                                   title: "how long the master thinks over each move" },
-    el("option", { value: "" }, "thinks as the server says"),
-    el("option", { value: "0.3" }, "thinks 0.3 s a move"),
-    el("option", { value: "1" }, "thinks 1 s a move"),
-    el("option", { value: "3" }, "thinks 3 s a move"));
+    el("option", { value: "" }, `thinks ${THINK} s a move`),
+    ...[0.1, 0.3, 1, 3].filter((t) => t < THINK).map((t) =>
+      el("option", { value: String(t) }, `thinks ${t} s a move`)));
   const nameIn = el("input", { name: "name", value: name, maxlength: 40, "aria-label": `seat ${index + 1} name` });
   const sync = () => {
     levelSel.classList.toggle("hidden", kindSel.value !== "bot");
@@ -132,7 +132,7 @@ async function start(event) {
 
 async function init() {
   const data = await api("/api/presets");
-  PRESETS = data.presets; HELP = data.help; BOTS = data.bots;
+  PRESETS = data.presets; HELP = data.help; BOTS = data.bots; THINK = data.think;
   const select = document.getElementById("preset");
   for (const [name, preset] of Object.entries(PRESETS)) {
     select.append(el("option", { value: name, selected: name === "classic" }, `${name} — ${preset.source}`));
