@@ -4,7 +4,8 @@ Each deal is dealt from its own seed and played twice with the seats exchanged (
 bots alternating around the table), or with ``--alone`` once per seat with the first bot
 in that seat against the second in all the others, so the luck of the deal cancels out.
 It reports for the first bot: deals won (with a 95% Wilson interval), mean points per
-deal less the second bot's (95% interval, pairs of seat-swapped deals as the unit), and
+deal less the second bot's (95% interval, pairs of seat-swapped deals as the unit; where
+points are penalties, as in ramino, the sign is turned so that higher is better), and
 each bot's time per decision (median and 95th percentile, searched decisions only:
 those with more than one legal action). With ``--matches`` it plays whole matches
 instead and reports matches won and lost too.
@@ -77,7 +78,8 @@ def play(task: tuple[str, str, str, int, int, int, bool, bool]) -> dict[str, Any
             assert result is not None
             for s in range(players):
                 side = 0 if specs[s] == first else 1
-                points[side] += result.points[s] / sides[side]
+                sign = -1 if rules.scoring == "penalty" else 1  # higher is better
+                points[side] += sign * result.points[s] / sides[side]
             if result.winner is not None:
                 deals_won[0 if specs[result.winner] == first else 1] += 1
     out: dict[str, Any] = {"index": index, "turn": turn, "deals_won": deals_won,
