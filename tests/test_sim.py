@@ -392,6 +392,7 @@ def test_ladder_default_leaves_out_the_slow_master() -> None:
     ("random,master(think=0.2", "master(think=0.2"),
     ("random,greedy,random", "'random' is named twice"),
     ("master(think=0.2),master(think=0.20)", "named twice"),
+    ("master,master(think=1)", "the same as 'master'"),  # 1 s is its default
     ("expert", "at least two"),
     ("", "at least two"),
 ])

@@ -10,6 +10,7 @@ Bots are named like rules: a level, with options in parentheses where it has som
 
 from __future__ import annotations
 
+import inspect
 import random
 from typing import Protocol
 
@@ -17,7 +18,7 @@ from rummykit.engine.actions import Action
 from rummykit.errors import shown
 from rummykit.views import View
 
-__all__ = ["BOTS", "LEVELS", "Bot", "make_bot", "parse_bot", "split_bots"]
+__all__ = ["BOTS", "LEVELS", "Bot", "make_bot", "parse_bot", "same_bot_key", "split_bots"]
 
 
 class Bot(Protocol):
@@ -90,6 +91,16 @@ def parse_bot(spec: str) -> tuple[str, dict[str, float | int]]:
             raise ValueError(f"{key}={number} is out of range ({low} to {high})")
         options[key] = number
     return level, options
+
+
+def same_bot_key(spec: str) -> tuple[str, tuple[tuple[str, float | int], ...]]:
+    """What tells two bot specs apart: the level and every option with its default filled
+    in, so that ``master`` and ``master(think=1)`` are the same bot."""
+    level, options = parse_bot(spec)
+    signature = inspect.signature(BOTS[level].__init__)
+    defaults = {name: p.default for name, p in signature.parameters.items()
+                if name in BOT_OPTIONS.get(level, {}) and isinstance(p.default, int | float)}
+    return level, tuple(sorted((defaults | options).items()))
 
 
 def make_bot(spec: str) -> Bot:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, TypeVar
 
-from rummykit.bots import parse_bot
+from rummykit.bots import same_bot_key
 from rummykit.rules import Rules
 from rummykit.sim import Config, Outcome, check, simulate
 from rummykit.sim.report import mean_ci
@@ -101,12 +101,12 @@ class LadderResult:
 
 def check_levels(levels: Sequence[str]) -> list[str]:
     """The levels to rate, each checked (a ValueError names a bad one): at least two, no
-    level twice (``master(think=0.2)`` and ``master(think=0.20)`` are the same level)."""
+    level twice (``master(think=0.2)`` and ``master(think=0.20)`` are the same level, and
+    so are ``master`` and ``master(think=1)``, its default)."""
     names = [level.strip() for level in levels]
     seen: dict[tuple[str, tuple[tuple[str, float | int], ...]], str] = {}
     for name in names:
-        level, options = parse_bot(name)
-        key = (level, tuple(sorted(options.items())))
+        key = same_bot_key(name)
         if key in seen:
             same = "" if seen[key] == name else f" (the same as {seen[key]!r})"
             raise ValueError(f"bot {name!r} is named twice{same}: name each level once")
