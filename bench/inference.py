@@ -199,6 +199,12 @@ def brier(positions: list[Position], how: str, rng: random.Random, worlds: int) 
     return error / max(count, 1)
 
 
+def _show(title: str, names: tuple[str, ...], theta: list[float]) -> None:
+    print(title)
+    for name, t in zip(names, theta, strict=True):
+        print(f"  {name:18} {t:+.3f}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rules", default="classic")
@@ -212,19 +218,18 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(positions)} positions", file=sys.stderr)
     rng = random.Random(args.seed)
     test, train = positions[: len(positions) // 3], positions[len(positions) // 3:]
-    card_theta, card_ll = fit_cards(card_rows(train))
-    print("card weights (log-odds per unit of each card feature):")
-    for name, t in zip(CARD_FEATURES, card_theta, strict=True):
-        print(f"  {name:18} {t:+.3f}")
+    rows = card_rows(train)
+    card_theta, card_ll = fit_cards(rows)
+    _show("card weights (log-odds per unit of each card feature):", CARD_FEATURES,
+          card_theta)
     print(f"  mean log-likelihood per hidden card: {card_ll:.4f} "
-          f"(no features: {fit_cards(card_rows(train), steps=0)[1]:.4f})")
+          f"(no features: {fit_cards(rows, steps=0)[1]:.4f})")
     inference.CARD_WEIGHTS = tuple(card_theta)
     data = hand_rows(train, args.samples, rng)
     theta, loglik = fit(data)
     uniform = -math.log(args.samples + 1)
-    print("hand weights, over the card odds (log-weight per unit of each feature):")
-    for name, t in zip(FEATURES, theta, strict=True):
-        print(f"  {name:18} {t:+.3f}")
+    _show("hand weights, over the card odds (log-weight per unit of each feature):",
+          FEATURES, theta)
     print(f"log-chance of the true hand: {loglik:.3f} (no weights {uniform:.3f}); "
           f"gain {loglik - uniform:+.3f} per position")
     inference.WEIGHTS = tuple(theta)
