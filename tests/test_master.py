@@ -461,8 +461,9 @@ def test_bad_bot_specs_are_errors_naming_the_problem(spec: str, named: str) -> N
 
 
 def test_master_refuses_bad_budgets_when_built_directly() -> None:
-    for kwargs in ({"think": 0.0}, {"think": -1.0}, {"rollouts": 0}, {"rollouts": -3}):
-        with pytest.raises(ValueError, match="think must be positive and rollouts at least"):
+    for kwargs in ({"think": 0.0}, {"think": -1.0}, {"rollouts": 0}, {"rollouts": -3},
+                   {"width": 0}):
+        with pytest.raises(ValueError, match="think must be positive, rollouts and width at"):
             MasterBot(**kwargs)
 
 
@@ -495,3 +496,56 @@ def test_master_beats_random() -> None:
         points[1] += result.points[1 - mine]
     assert won >= 3, f"the master won {won} of 4 deals against random"
     assert points[0] > points[1]
+
+
+# -- which discards are searched -------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", CHEAP_PRESETS)
+def test_width_searches_the_experts_cheapest_discards_and_every_meld(name: str) -> None:
+    """``width`` discards are searched, the expert's first choice and then its cheapest
+    by its own discard costs (a card of one of the hand's best melds last); every meld and
+    lay-off is searched whatever the width."""
+    from rummykit.bots.expert import ExpertBot, discard_costs, opponent_interest, partition
+
+    expert = ExpertBot()
+    checked = 0
+    for seed in range(60):
+        deal = _reach(PRESETS[name], 2, seed, 6 + seed % 9)
+        if deal.is_over or deal.phase != "play":
+            continue
+        v = view(deal, deal.to_move)
+        ranked = expert.ranked_discards(v)
+        discards = [a for a in v.legal_actions if a.kind == "discard"]
+        assert sorted(map(str, ranked)) == sorted(map(str, discards))
+        choice = expert.choose(v, random.Random(0))
+        if choice.kind == "discard":
+            assert ranked[0] == choice
+        # After the first: loose cards before cards of the hand's best melds, each group
+        # from cheapest to dearest by the expert's own costs.
+        hand = [int(c) for c in v.hand]
+        _, melds = partition(hand, v.rules)
+        in_melds = [c for m in melds for c in m]
+        loose = list(hand)
+        for c in in_melds:
+            loose.remove(c)
+        wanted, unwanted = opponent_interest(v)
+        costs = discard_costs(hand, [a.cards[0] for a in ranked], rules=v.rules,
+                              table=v.melds, unseen=list(v.knowledge.unseen),
+                              opponent_sizes=[v.hand_sizes[1 - v.seat]],
+                              wanted=wanted, unwanted=unwanted)
+        keys = [(a.cards[0] not in loose, costs[a.cards[0]]) for a in ranked[1:]]
+        assert keys == sorted(keys)
+        for width in (1, 3):
+            bot = MasterBot(rollouts=2, width=width)
+            found = bot.search(v, random.Random(1))
+            searched = [a for a in found.candidates if a.kind == "discard"]
+            expected = ranked[:width]
+            if found.baseline.kind == "discard":
+                assert searched[0] == found.baseline
+            assert set(searched) == set(expected) | (
+                {found.baseline} if found.baseline.kind == "discard" else set())
+            others = {a for a in v.legal_actions if a.kind != "discard"}
+            assert others <= set(found.candidates)
+        checked += 1
+    assert checked >= 10

@@ -178,7 +178,7 @@ class ExpertBot:
         if not discards:
             # Something must be played first (an opening in progress, a card to use).
             return max(legal, key=lambda a: len(a.cards))
-        return self._discard(view, discards, loose)
+        return self._ranked_discards(view, discards, loose)[0]
 
     def _hold_back(self, view: View) -> bool:
         """Keep melds in hand to go rummy later, while that pays and is still safe."""
@@ -195,18 +195,35 @@ class ExpertBot:
                      if s != view.seat and view.active[s]]
         return min(opponents) >= 5 and view.stock_size >= 10
 
-    def _discard(self, view: View, discards: Sequence[Action], loose: list[int]) -> Action:
+    def ranked_discards(self, view: View) -> list[Action]:
+        """This seat's legal discards, the one the expert would choose first, then the
+        others from cheapest to dearest by :func:`discard_costs` (the master searches the
+        first few; a card in one of the hand's best melds comes after every loose one)."""
+        discards = [a for a in view.legal_actions if a.kind == "discard"]
+        if not discards:
+            return []
+        hand = list(view.hand)
+        _, melds = partition(hand, view.rules)
+        loose = without(hand, [c for m in melds for c in m])
+        return self._ranked_discards(view, discards, loose)
+
+    def _ranked_discards(self, view: View, discards: Sequence[Action],
+                         loose: list[int]) -> list[Action]:
         rules = view.rules
         pool = [a for a in discards if a.cards[0] in loose and a.cards[0] != JOKER_CODE]
         if not pool:
             pool = [a for a in discards if a.cards[0] != JOKER_CODE] or list(discards)
         opponents = [s for s in range(len(view.hand_sizes)) if s != view.seat and view.active[s]]
         wanted, unwanted = opponent_interest(view)
+        cards = sorted({a.cards[0] for a in discards})
         costs = discard_costs(
-            list(view.hand), [a.cards[0] for a in pool], rules=rules, table=view.melds,
+            list(view.hand), cards, rules=rules, table=view.melds,
             unseen=_unseen(view), opponent_sizes=[view.hand_sizes[s] for s in opponents],
             wanted=wanted, unwanted=unwanted, weights=self.weights)
-        return min(pool, key=lambda a: (costs[a.cards[0]], a.cards[0]))
+        first = min(pool, key=lambda a: (costs[a.cards[0]], a.cards[0]))
+        rest = sorted((a for a in discards if a != first),
+                      key=lambda a: (a.cards[0] not in loose, costs[a.cards[0]], a.cards[0]))
+        return [first, *rest]
 
 
 def discard_costs(

@@ -42,6 +42,10 @@ __all__ = ["MasterBot", "Search"]
 MIN_PAIRED = 16
 """The fewest imagined deals on which a candidate must be measured before it may replace
 the expert's choice (fewer give standard errors that cannot be trusted)."""
+WIDTH = 4
+"""How many discards a decision searches by default: the expert's cheapest (a discard of a
+card in one of the hand's melds is rarely right, and each candidate searched divides the
+imagined deals among more)."""
 PRUNE = 2.0
 """A candidate whose mean gain over the expert's choice is this many standard errors below
 zero is searched no more."""
@@ -66,18 +70,20 @@ class MasterBot:
 
     ``think``: seconds per decision; ``rollouts``: instead, this many imagined deals per
     decision (deterministic); ``margin``: how many standard errors a candidate's gain over
-    the expert's choice must reach to replace it.
+    the expert's choice must reach to replace it; ``width``: how many discards are
+    searched (the expert's cheapest; fewer candidates get more imagined deals each).
     """
 
     name = "master"
 
     def __init__(self, *, think: float = 1.0, rollouts: int | None = None,
-                 margin: float = 2.0, inference: bool = True) -> None:
-        if think <= 0 or (rollouts is not None and rollouts < 1):
-            raise ValueError("master: think must be positive and rollouts at least 1")
+                 margin: float = 2.0, width: int = WIDTH, inference: bool = True) -> None:
+        if think <= 0 or (rollouts is not None and rollouts < 1) or width < 1:
+            raise ValueError("master: think must be positive, rollouts and width at least 1")
         self.think = think
         self.rollouts = rollouts
         self.margin = margin
+        self.width = width
         self.inference = inference
         self._expert = ExpertBot()
         self.last: Search | None = None
@@ -95,7 +101,7 @@ class MasterBot:
         """Search this decision and return what was found."""
         start = time.perf_counter()
         baseline = self._expert.choose(view, rng)
-        candidates = _candidates(view, baseline)
+        candidates = _candidates(view, baseline, self._expert, self.width)
         if len(candidates) == 1:
             self.last = Search(baseline, baseline, candidates, (0.0,), 0,
                                time.perf_counter() - start, (0.0,))
@@ -188,9 +194,11 @@ def _clearly_worse(values: Sequence[float], base: Sequence[float], drawn: Sequen
     return len(values) >= 8 and gain + errors * se < 0
 
 
-def _candidates(view: View, baseline: Action) -> tuple[Action, ...]:
-    """The actions worth searching: the expert's choice and every other legal action
-    (pile draws of rummy500 limited to the expert's and the ones nearest the top)."""
+def _candidates(view: View, baseline: Action, expert: ExpertBot,
+                width: int) -> tuple[Action, ...]:
+    """The actions worth searching: the expert's choice and the other legal actions, with
+    the pile draws of rummy500 limited to the ones nearest the top and the discards to
+    the ``width`` the expert ranks cheapest (every meld and lay-off is searched)."""
     legal = list(view.legal_actions)
     out = [baseline]
     if view.phase == "draw":
@@ -199,7 +207,8 @@ def _candidates(view: View, baseline: Action) -> tuple[Action, ...]:
         shallow = [a for a in draws if a not in deep]
         out += shallow + deep[:4]
         return tuple(out)
-    out += [a for a in legal if a != baseline]
+    out += [a for a in legal if a != baseline and a.kind != "discard"]
+    out += [a for a in expert.ranked_discards(view)[:width] if a != baseline]
     return tuple(out)
 
 
