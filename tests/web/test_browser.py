@@ -296,6 +296,11 @@ def take_turn(page: Any, rng: random.Random, keyboard: bool = False) -> None:
     else:
         page.click("#btn-stock")
     heard_back(page, before)
+    finish_turn(page, keyboard)
+
+
+def finish_turn(page: Any, keyboard: bool = False) -> None:
+    """The rest of a turn after the draw: meld or lay off while it can, then discard."""
     deal = js(page, "state.view.deal_number")
     while not over(page) and js(page, "state.view.deal_number") == deal:
         actions = legal(page)
@@ -862,3 +867,61 @@ def test_empty_name_gets_a_clear_message(server: Server, pages: Pages) -> None:
     message = page.text_content("#create-error") or ""
     assert "name" in message.lower()
     assert "{" not in message and "loc" not in message, message
+
+
+def test_greyed_buttons_say_why_and_a_hint_shows_the_move(server: Server, pages: Pages,
+                                                          shot: Any) -> None:
+    """A button that cannot be used says why when pressed (the page's own words where
+    nothing is selected, else the engine's refusal); ``h`` asks for a hint, which names a
+    legal move, marks its card and is counted in the deal's summary; the log names the
+    card a pile draw took and the people by name."""
+    table = server.table([person("Ann"), bot("Bob", "greedy")], rules="one-deal", seed=21)
+    for size, name in (({"width": 1280, "height": 900}, "desktop"),
+                       ({"width": 390, "height": 844}, "phone")):
+        page = pages.new(viewport=size)
+        page.goto(server.url + table["seats"][0]["link"])
+        ready(page)
+        if name == "phone":
+            break
+        wait_turn(page)
+        assert js(page, "state.view.phase") == "draw"
+        page.click("#btn-meld", force=True)  # greyed: nothing selected
+        assert page.inner_text("#why") == "Select the cards of a meld first (three or more)."
+        # Three cards that make no meld: the engine's own refusal, and nothing is played.
+        cards = hand(page)
+        select(page, cards[:3])
+        before = seq(page)
+        page.click("#btn-meld", force=True)
+        page.wait_for_function("() => document.getElementById('why').textContent"
+                               ".includes('draw')")
+        assert seq(page) == before
+        page.keyboard.press("Escape")
+        page.keyboard.press("h")
+        page.wait_for_selector("#hint >> text=Hint:")
+        hinted = page.get_attribute("#hint", "data-action")
+        assert hinted in legal(page)
+        shot(page, f"hint-draw-{name}")
+        # Take the pile's top card: the log names it, and the player.
+        top = js(page, "state.view.pile[state.view.pile.length - 1]")
+        page.click("#btn-pile")
+        heard_back(page, before)
+        symbol = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}[top[-1]]
+        first_line = page.inner_text("#log").split("\n")[0]
+        assert first_line == f"You took {top[:-1]}{symbol} from the pile."
+        page.keyboard.press("h")
+        page.wait_for_selector("#hint >> text=Hint:")
+        hinted = page.get_attribute("#hint", "data-action")
+        assert hinted in legal(page)
+        if hinted.split()[0] in ("discard", "layoff", "meld"):
+            card = hinted.split()[1]
+            assert "hinted" in page.get_attribute(f'#hand .card[data-card="{card}"]', "class")
+        shot(page, f"hint-play-{name}")
+        finish_turn(page)
+        play_until_over(page, random.Random(3))
+        page.wait_for_selector("dialog#summary[open]")
+        assert "Hints used: Ann 2." in page.inner_text("#summary-body")
+        assert "Bob" in page.inner_text("#log")
+    # The phone page opened the same seat: it shows the game's end, hints counted.
+    page.wait_for_selector("dialog#summary[open]")
+    assert "Hints used: Ann 2." in page.inner_text("#summary-body")
+    shot(page, "hint-summary-phone")

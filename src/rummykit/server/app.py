@@ -8,6 +8,7 @@ connection is ``/ws/{id}?token=...``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import html
 import json
 import time
@@ -29,7 +30,7 @@ from rummykit.db import connect
 from rummykit.engine.match import Match
 from rummykit.errors import RecordError, RulesError
 from rummykit.rules import OPTION_HELP, PRESET_SOURCES, PRESETS, Rules
-from rummykit.server.hub import Hub, HubError, SeatSpec, Table
+from rummykit.server.hub import Hub, HubError, SeatSpec, Send, Table
 from rummykit.stats import Store
 
 __all__ = ["MAX_MESSAGE", "create_app"]
@@ -280,7 +281,7 @@ def create_app(
                     await send({"type": "error", "message":
                                 "send text frames holding JSON, not binary ones"})
                     continue
-                error = await handle(table, seat, raw, bucket)
+                error = await handle(table, seat, raw, bucket, send)
                 if error is not None:
                     await send({"type": "error", **error})
         except (WebSocketDisconnect, RuntimeError):
@@ -289,16 +290,28 @@ def create_app(
         finally:
             hub.disconnect(table, seat, send)
 
-    async def handle(table: Table, seat: int, raw: str,
-                     bucket: Bucket) -> dict[str, Any] | None:
+    hinting: set[asyncio.Task[None]] = set()
+
+    async def give_hint(table: Table, seat: int, send: Send) -> None:
+        try:
+            answer = await hub.hint(table, seat)
+        except HubError as err:
+            answer = {"type": "error", "message": str(err), **err.details()}
+        with contextlib.suppress(Exception):  # the page may have gone meanwhile
+            await send(answer)
+        if answer["type"] == "hint":
+            await hub.broadcast(table)  # every seat sees the count (the deal's summary)
+
+    async def handle(table: Table, seat: int, raw: str, bucket: Bucket,
+                     send: Send) -> dict[str, Any] | None:
         """None, or the error message (with a refused action's code and params)."""
-        refused = await refusal(table, seat, raw, bucket)
+        refused = await refusal(table, seat, raw, bucket, send)
         if isinstance(refused, HubError):
             return {"message": str(refused), **refused.details()}
         return None if refused is None else {"message": refused}
 
-    async def refusal(table: Table, seat: int, raw: str,
-                      bucket: Bucket) -> str | HubError | None:
+    async def refusal(table: Table, seat: int, raw: str, bucket: Bucket,
+                      send: Send) -> str | HubError | None:
         if not bucket.take():
             return "too many messages: slow down"
         if len(raw.encode()) > MAX_MESSAGE:
@@ -315,8 +328,20 @@ def create_app(
         if kind == "sync":
             await hub.broadcast(table)
             return None
+        if kind == "hint":
+            # The search takes a while: the connection goes on hearing and sending.
+            task = asyncio.get_running_loop().create_task(give_hint(table, seat, send))
+            hinting.add(task)
+            task.add_done_callback(hinting.discard)
+            return None
+        if kind == "why":
+            text = message.get("action")
+            if not isinstance(text, str):
+                return "a why message needs 'action': a text such as 'meld 5H 6H 7H'"
+            await send(await hub.why(table, seat, text))
+            return None
         if kind != "action":
-            return f"unknown message type {kind!r}: action, sync or ping"
+            return f"unknown message type {kind!r}: action, hint, why, sync or ping"
         if "seat" in message and message["seat"] != seat:
             return "you can only play for your own seat"
         text = message.get("action")

@@ -25,15 +25,17 @@ from sqlalchemy.orm import Session, selectinload
 
 from rummykit import record as records
 from rummykit.bots import BOTS, Bot, make_bot, parse_bot
+from rummykit.bots.hints import hint
 from rummykit.db.models import ActionRow, TableRow, TableSeatRow
 from rummykit.engine.actions import Action
 from rummykit.engine.match import Match
 from rummykit.errors import IllegalActionError, NotationError, RulesError, RummyError
+from rummykit.melds import meld_points
 from rummykit.rules import Rules
 from rummykit.stats import Store
 from rummykit.views import view
 
-__all__ = ["Hub", "HubError", "SeatSpec", "Table"]
+__all__ = ["Hub", "HubError", "SeatSpec", "Send", "Table"]
 
 log = logging.getLogger("rummykit.server")
 
@@ -47,6 +49,9 @@ LEVEL_LIMIT = 20
 
 HISTORY_SENT = 60
 """The most recent actions sent with each view."""
+
+HINT_THINK = 1.0
+"""The longest a hint searches, in seconds (less where the server's ``--think`` is less)."""
 
 BROKEN = "broken"
 """The status of a table whose stored game this version can no longer rebuild."""
@@ -108,6 +113,11 @@ class Table:
     sockets: dict[int, set[Send]] = field(default_factory=dict)
     bot_task: asyncio.Task[None] | None = None
     last: list[str] = field(default_factory=list)
+    hints: dict[int, list[int]] = field(default_factory=dict)
+    """For each deal number, how many hints each seat asked for (kept in memory: a count
+    shown in the deal summary, not part of the game)."""
+    hinting: set[int] = field(default_factory=set)
+    """The seats whose hint is being worked out (one at a time each)."""
 
     @property
     def players(self) -> int:
@@ -367,27 +377,69 @@ class Hub:
 
     async def act(self, table: Table, seat: int, text: str) -> None:
         """Play ``text`` for ``seat``: checked, stored, then every seat hears of it."""
-        if not isinstance(text, str) or not text.strip() or len(text) > 120:
-            raise HubError("an action is a short text in the record notation")
         async with table.lock:
-            if table.status == "waiting":
-                raise HubError("the game starts when every seat is taken")
-            if table.status == "finished" or table.match.is_over:
-                raise HubError("the match is over", code="match-over")
-            deal = table.match.deal
-            if deal.to_move != seat:
-                raise HubError(f"it is {table.names[deal.to_move]}'s turn, not yours",
-                               code="not-your-turn")
-            try:
-                action = Action.parse(text)
-                deal.verify(action)
-            except NotationError as err:
-                raise HubError(str(err), code="notation") from None
-            except IllegalActionError as err:
-                raise HubError(str(err), code=err.code, params=err.params) from None
+            action = self._checked(table, seat, text)
             await self._commit(table, seat, action)
         await self.broadcast(table)
         self._schedule_bot(table)
+
+    async def why(self, table: Table, seat: int, text: str) -> dict[str, Any]:
+        """Whether ``seat`` may play ``text`` now, and if not, why (the refusal the action
+        would get: message, code and params); nothing is played."""
+        async with table.lock:
+            try:
+                action = self._checked(table, seat, text)
+            except HubError as err:
+                return {"type": "why", "action": text, "legal": False,
+                        "message": str(err), **err.details()}
+        return {"type": "why", "action": str(action), "legal": True, "message": ""}
+
+    def _checked(self, table: Table, seat: int, text: str) -> Action:
+        """``text`` as an action ``seat`` may play now (the caller holds the lock)."""
+        if not isinstance(text, str) or not text.strip() or len(text) > 120:
+            raise HubError("an action is a short text in the record notation")
+        if table.status == "waiting":
+            raise HubError("the game starts when every seat is taken")
+        if table.status == "finished" or table.match.is_over:
+            raise HubError("the match is over", code="match-over")
+        deal = table.match.deal
+        if deal.to_move != seat:
+            raise HubError(f"it is {table.names[deal.to_move]}'s turn, not yours",
+                           code="not-your-turn")
+        try:
+            action = Action.parse(text)
+            deal.verify(action)
+        except NotationError as err:
+            raise HubError(str(err), code="notation") from None
+        except IllegalActionError as err:
+            raise HubError(str(err), code=err.code, params=err.params) from None
+        return action
+
+    async def hint(self, table: Table, seat: int) -> dict[str, Any]:
+        """The strongest bot's action for ``seat`` and its reason, worked out from that
+        seat's view only (off the event loop; the table goes on meanwhile). Each hint is
+        counted for the deal's summary: the caller broadcasts the new count."""
+        async with table.lock:
+            if table.status != "playing" or table.match.is_over:
+                raise HubError("a hint is for a game in play")
+            if table.match.deal.to_move != seat:
+                raise HubError("a hint is for your own turn", code="not-your-turn")
+            if seat in table.hinting:
+                raise HubError("your hint is still being worked out")
+            seen = view(table.match, seat)
+            seq = table.seq
+            table.hinting.add(seat)
+        try:
+            # The view is immutable: the search reads it without the table's lock.
+            found = await asyncio.to_thread(
+                hint, seen, rng=random.Random(secrets.randbits(64)),
+                think=min(self.think, HINT_THINK))
+        finally:
+            table.hinting.discard(seat)
+        counts = table.hints.setdefault(seen.deal_number, [0] * table.players)
+        counts[seat] += 1
+        return {"type": "hint", "seq": seq, "action": str(found.action),
+                "reason": found.reason}
 
     async def _commit(self, table: Table, seat: int, action: Action) -> None:
         """Write the action, then play it (the caller holds the table's lock)."""
@@ -483,9 +535,21 @@ class Hub:
                           for s in range(table.players)],
                 "seq": table.seq, "last": table.last, "rematch": rematch,
                 "settlement": table.match.settlement(),
+                "hints": {str(number): counts for number, counts in table.hints.items()},
+                "opening": table.rules.opening,
+                "melded": self._melded(table),
             },
             "view": v,
         }
+
+    @staticmethod
+    def _melded(table: Table) -> list[int] | None:
+        """Where melded cards score (rummy500): the points each seat has laid this deal."""
+        rules = table.rules
+        if rules.scoring != "melded":
+            return None
+        melds = table.match.deal.table
+        return [sum(meld_points(m, rules, by=s) for m in melds) for s in range(table.players)]
 
     def connect(self, table: Table, seat: int, send: Send) -> None:
         table.sockets.setdefault(seat, set()).add(send)

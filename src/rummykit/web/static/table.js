@@ -12,6 +12,8 @@ let socket = null;
 let retry = 0;
 let shownDeal = 0;         // the deal whose summary was shown last
 let shownMatchEnd = false;
+let hinted = null;         // the last hint: {seq, action, reason}
+let fresh = [];            // cards of the hand that arrived with this seat's last draw
 
 function legal() { return (state && state.view.legal_actions) || []; }
 function selectedCards() { return [...selected].sort((a, b) => a - b).map((i) => order[i]); }
@@ -58,10 +60,14 @@ function receive(message) {
     if (!state) document.getElementById("status").textContent = message.message;
     return;
   }
+  if (message.type === "hint") { showHint(message); return; }
+  if (message.type === "why") { showWhy(message.legal ? "You can do that now." : message.message); return; }
   if (message.type !== "view") return;
   const before = state;
   state = message;
   const hand = state.view.hand;
+  if (hinted && hinted.seq !== state.table.seq) clearHint();
+  fresh = freshCards(before, state);
   // Keep the player's arrangement: cards still held stay in place, new ones go last.
   const left = [...hand];
   const kept = [];
@@ -75,6 +81,23 @@ function receive(message) {
   focus = Math.min(focus, Math.max(order.length - 1, 0));
   render();
   summaries();
+}
+
+// The cards this seat just drew: what its hand gained with its own last draw.
+function freshCards(before, now) {
+  const v = now.view, h = v.history;
+  if (!before || !h.length) return [];
+  if (before.view.history_length === v.history_length && before.view.deal_number === v.deal_number) return fresh;
+  const [seat, text] = h[h.length - 1];
+  if (seat !== v.seat || text.startsWith("discard")) return [];  // the turn is over
+  if (!text.startsWith("draw")) return fresh.filter((c) => v.hand.includes(c));
+  const left = [...before.view.hand];
+  const gained = [];
+  for (const card of v.hand) {
+    const i = left.indexOf(card);
+    if (i >= 0) left.splice(i, 1); else gained.push(card);
+  }
+  return gained;
 }
 
 function render() {
@@ -106,10 +129,20 @@ function renderSeats() {
   box.replaceChildren();
   t.seats.forEach((seat, i) => {
     let last = "";
-    for (let k = v.history.length - 1; k >= 0; k--) if (v.history[k][0] === i) { last = v.history[k][1]; break; }
-    const node = el("div", { class: "seat" + (v.to_move === i && !v.match_over ? " turn" : ""), "data-seat": i },
+    const lines = logLines();
+    for (let k = lines.length - 1; k >= 0; k--) if (lines[k].seat === i) { last = lines[k].what; break; }
+    const fan = el("div", { class: "fan", "aria-hidden": "true" });
+    if (i !== v.seat) for (let k = 0; k < Math.min(v.hand_sizes[i], 14); k++) fan.append(backEl(true));
+    else fan.classList.add("hidden");
+    const facts = [];
+    if (t.opening) facts.push(v.opened[i] ? "opened" : `not opened (needs ${t.opening})`);
+    if (t.melded) facts.push(`melded ${t.melded[i]} this deal`);
+    const node = el("div", { class: "seat" + (v.to_move === i && !v.match_over ? " turn" : ""), "data-seat": i,
+      "aria-label": `${seat.name}: ${v.hand_sizes[i]} cards, score ${v.totals[i]}` + (v.to_move === i ? ", to move" : "") },
       el("div", { class: "name" }, seat.name + (i === v.seat ? " (you)" : "") + (seat.kind === "bot" ? ` · ${seat.level} bot` : "")),
+      fan,
       el("div", {}, `${v.hand_sizes[i]} cards · score ${v.totals[i]}` + (v.dealer === i ? " · dealer" : "") + (v.active[i] ? "" : " · out")),
+      facts.length ? el("div", { class: "facts", text: facts.join(" · ") }) : null,
       el("div", { class: "last" }, last ? `last: ${last}` : (seat.joined ? "" : "not here yet")));
     box.append(node);
   });
@@ -124,6 +157,8 @@ function renderMiddle() {
   const stockCard = backEl();
   stockCard.append(el("span", { text: String(v.stock_size) }));
   if (canDo("draw stock")) { stockCard.classList.add("clickable"); stockCard.title = "draw stock (s)"; stockCard.onclick = () => send("draw stock"); }
+  stockCard.setAttribute("aria-label", `stock, ${v.stock_size} cards`);
+  if (hinted && hinted.action === "draw stock") stockCard.classList.add("hinted");
   stock.append(stockCard);
   const pile = document.getElementById("pile");
   pile.replaceChildren();
@@ -133,6 +168,7 @@ function renderMiddle() {
     const node = cardEl(card, { small: spread && i < v.pile.length - 1 });
     const top = i === v.pile.length - 1;
     const action = top ? "draw pile" : `draw pile ${card}`;
+    if (hinted && hinted.action === action) node.classList.add("hinted");
     if (canDo(action)) {
       node.classList.add("clickable");
       node.title = top ? "draw pile (p)" : `take ${card} and every card above it`;
@@ -198,6 +234,8 @@ function renderHand() {
     node.setAttribute("aria-pressed", selected.has(i) ? "true" : "false");
     node.draggable = true;
     if (selected.has(i)) node.classList.add("selected");
+    if (fresh.includes(card) && order.indexOf(card) === i) { node.classList.add("new"); node.setAttribute("aria-label", `${cardName(card)}, just drawn`); }
+    if (hinted && hintCards().includes(card)) node.classList.add("hinted");
     if (i === focus && document.body.classList.contains("keyboard")) node.classList.add("focus");
     node.onclick = () => { toggle(i); };
     node.ondragstart = (e) => { e.dataTransfer.setData("text/plain", String(i)); };
@@ -225,10 +263,11 @@ function toggle(i) {
 
 function renderButtons() {
   const cards = selectedCards();
+  // A button that cannot be used now stays focusable and says why when pressed.
   const set = (id, enabled, handler) => {
     const b = document.getElementById(id);
-    b.disabled = !enabled;
-    b.onclick = enabled ? handler : null;
+    b.setAttribute("aria-disabled", enabled ? "false" : "true");
+    b.onclick = enabled ? () => { hideWhy(); handler(); } : () => explain(id);
   };
   set("btn-stock", canDo("draw stock"), () => send("draw stock"));
   set("btn-pile", canDo("draw pile"), () => send("draw pile"));
@@ -243,12 +282,128 @@ function renderButtons() {
   const end = document.getElementById("btn-end");
   end.classList.toggle("hidden", !canDo("end"));
   set("btn-end", canDo("end"), () => send("end"));
+  const mine = state.view.to_move === state.view.seat && !state.view.match_over;
+  set("btn-hint", mine && state.table.status === "playing", askHint);
+}
+
+// Why a button cannot be used now: said here where the page knows (nothing selected), else
+// the engine's own refusal of the action the button would play, asked of the server.
+function explain(id) {
+  const v = state.view, cards = selectedCards();
+  if (state.table.status !== "playing" || v.match_over) return showWhy(statusText());
+  if (v.to_move !== v.seat) return showWhy(`It is ${nameOf(v.to_move)}'s turn, not yours.`);
+  const ask = (action) => { socket.send(JSON.stringify({ type: "why", action })); };
+  switch (id) {
+    case "btn-stock": return ask("draw stock");
+    case "btn-pile": return ask("draw pile");
+    case "btn-end": return ask("end");
+    case "btn-hint": return showWhy("A hint is for your own turn.");
+    case "btn-meld":
+      if (cards.length < 3) return showWhy("Select the cards of a meld first (three or more).");
+      return ask(`meld ${cards.join(" ")}`);
+    case "btn-layoff":
+      if (cards.length !== 1) return showWhy("Select the one card you want to lay off.");
+      if (!v.table.length) return showWhy("There is no meld on the table to lay off on yet.");
+      return ask(`layoff ${cards[0]} 1`);
+    case "btn-discard":
+      if (cards.length !== 1) return showWhy("Select the one card you want to discard.");
+      return ask(`discard ${cards[0]}`);
+  }
+}
+
+function showWhy(message) {
+  const box = document.getElementById("why");
+  box.textContent = message;
+  box.classList.remove("hidden");
+}
+function hideWhy() { document.getElementById("why").classList.add("hidden"); }
+
+function askHint() {
+  if (!socket || socket.readyState !== WebSocket.OPEN) { showError("Not connected: reconnecting…"); return; }
+  const box = document.getElementById("hint");
+  box.textContent = "Thinking about your best move…";
+  box.classList.remove("hidden");
+  socket.send(JSON.stringify({ type: "hint" }));
+}
+
+function showHint(message) {
+  if (!state || message.seq !== state.table.seq) return;  // the game moved on meanwhile
+  hinted = message;
+  const box = document.getElementById("hint");
+  const pile = state.view.pile, words = message.action.split(" ");
+  const taken = words[0] !== "draw" || words[1] !== "pile" ? null
+    : words[2] ? pile.slice(pile.lastIndexOf(words[2])) : pile.slice(-1);
+  // The reason names the action itself ("discard QC: QC is your highest card…").
+  const reason = message.reason.replace(/\b(10|[2-9AJQK])([CDHS])\b/g, (card) => cardText(card));
+  box.replaceChildren(el("strong", { text: "Hint: " }), reason.charAt(0).toUpperCase() + reason.slice(1) + ".");
+  box.dataset.action = message.action;
+  box.setAttribute("aria-label", `Hint: ${phrase(message.action, taken)}`);
+  box.classList.remove("hidden");
+  renderHand(); renderMiddle();
+}
+
+function clearHint() {
+  hinted = null;
+  document.getElementById("hint").classList.add("hidden");
+}
+
+// The cards of the hand the hint names (none for a draw).
+function hintCards() {
+  if (!hinted) return [];
+  const words = hinted.action.split(" ");
+  if (words[0] === "meld") return words.slice(1);
+  if (words[0] === "layoff" || words[0] === "discard") return [words[1]];
+  return [];
+}
+
+// An action in words, with the cards a pile draw took (everyone saw them).
+function phrase(text, taken) {
+  const words = text.split(" ");
+  const cards = (list) => list.map(cardText).join(" ");
+  switch (words[0]) {
+    case "draw":
+      if (words[1] === "stock") return "draw from the stock";
+      if (taken && taken.length > 1) return `take ${cardText(taken[0])} and the ${taken.length - 1} card${taken.length > 2 ? "s" : ""} above it from the pile`;
+      if (taken && taken.length) return `take ${cardText(taken[0])} from the pile`;
+      return words[2] ? `take ${cardText(words[2])} and every card above it from the pile` : "take the top card of the pile";
+    case "meld": return `meld ${cards(words.slice(1))}`;
+    case "layoff": return `lay off ${cardText(words[1])} on meld ${words[2]}${words[3] === "low" ? " (at its low end)" : ""}`;
+    case "discard": return `discard ${cardText(words[1])}`;
+    case "end": return "leave the pile, which ends the deal";
+    default: return text;
+  }
+}
+
+const PAST = { "draw from": "drew from", take: "took", meld: "melded", "lay off": "laid off", discard: "discarded", leave: "left" };
+function past(text) {
+  for (const [now, then] of Object.entries(PAST)) if (text.startsWith(now)) return then + text.slice(now.length);
+  return text;
+}
+
+// The recent actions in words, oldest first, with the stock's turn-overs and refills.
+function logLines() {
+  const v = state.view, lines = [];
+  const first = v.history_length - v.history.length;
+  const pileDraws = v.history.filter(([, text]) => text.startsWith("draw pile")).length;
+  let k = v.pile_draws.length - pileDraws;
+  const events = new Map(v.events.map(([index, kind]) => [index, kind]));
+  v.history.forEach(([seat, text], i) => {
+    const event = events.get(first + i);
+    if (event === "turn-over") lines.push({ seat: null, event: true, what: "The stock ran out: the pile was turned over to make a new one." });
+    if (event === "refill") lines.push({ seat: null, event: true, what: "The stock ran out: the pile was shuffled into a new one." });
+    const taken = text.startsWith("draw pile") ? (v.pile_draws[k++] || [null, []])[1] : null;
+    lines.push({ seat, what: past(phrase(text, taken)) });
+  });
+  return lines;
 }
 
 function renderLog() {
   const v = state.view, box = document.getElementById("log");
   box.replaceChildren();
-  for (const [seat, text] of v.history.slice(-40).reverse()) box.append(el("div", { text: `${nameOf(seat)}: ${text}` }));
+  for (const line of logLines().slice(-40).reverse()) {
+    const who = line.seat === null ? "" : (line.seat === v.seat ? "You " : `${nameOf(line.seat)} `);
+    box.append(el("div", { class: line.event ? "event" : "", text: who + line.what + "." }));
+  }
 }
 
 function handTable(names, hands, points, totals) {
@@ -274,7 +429,7 @@ function summaries() {
     body.replaceChildren(el("h2", { text: v.match_winner === null ? "Match over: no single winner" : `${names[v.match_winner]} wins the match` }));
     if (result) {
       body.append(el("p", { text: result.winner === null ? `The last deal ended with nobody out: ${result.why}.` : `${names[result.winner]} went out${result.rummy ? " with a rummy!" : "."}` }));
-      body.append(handTable(names, v.revealed_hands, result.points, v.totals));
+      body.append(handTable(names, v.revealed_hands, result.points, v.totals), hintsLine(v.deal_number));
     }
     if (t.settlement) body.append(el("p", { text: "Settlement: " + names.map((n, i) => `${n} ${t.settlement[i] > 0 ? "+" : ""}${t.settlement[i]}`).join(", ") }));
     const record = `/api/tables/${tableId}/record?token=${encodeURIComponent(token)}`;
@@ -290,7 +445,7 @@ function summaries() {
     const r = v.last_deal;
     body.replaceChildren(el("h2", { text: `Deal ${v.deal_number - 1} is over` }),
       el("p", { text: r.winner === null ? `Nobody went out: ${r.why}.` : `${names[r.winner]} went out${r.rummy ? " with a rummy!" : "."}` }),
-      handTable(names, r.hands, r.points, v.totals));
+      handTable(names, r.hands, r.points, v.totals), hintsLine(v.deal_number - 1));
     if (!dialog.open) dialog.showModal();
   }
   if (state.table.rematch) {
@@ -298,6 +453,14 @@ function summaries() {
     link.href = state.table.rematch;
     if (!link.isConnected) body.append(el("p", {}, link));
   }
+}
+
+// "Hints used: Anna 2": who asked for hints in a deal (nothing when nobody did).
+function hintsLine(deal) {
+  const counts = (state.table.hints || {})[String(deal)];
+  if (!counts || !counts.some((n) => n)) return el("p", { class: "hints-used", text: "No hints used." });
+  const names = state.table.seats.map((s) => s.name);
+  return el("p", { class: "hints-used", text: "Hints used: " + names.map((n, i) => counts[i] ? `${n} ${counts[i]}` : null).filter(Boolean).join(", ") + "." });
 }
 
 async function rematch() {
@@ -318,7 +481,7 @@ function sortHand(bySuit) {
 function onKey(event) {
   if (!state || event.target.tagName === "INPUT") return;
   const key = event.key;
-  const click = (id) => { const b = document.getElementById(id); if (!b.disabled) b.click(); };
+  const click = (id) => document.getElementById(id).click();
   document.body.classList.add("keyboard");
   if (key === "ArrowRight") { focus = Math.min(focus + 1, order.length - 1); renderHand(); }
   else if (key === "ArrowLeft") { focus = Math.max(focus - 1, 0); renderHand(); }
@@ -329,6 +492,7 @@ function onKey(event) {
   else if (key === "m") click("btn-meld");
   else if (key === "d") click("btn-discard");
   else if (key === "e") click("btn-end");
+  else if (key === "h") click("btn-hint");
   else if (/^[1-9]$/.test(key)) { const options = layoffOptions(selectedCards(), Number(key)); if (options.length) choose(options); }
   else if (key === "/") { event.preventDefault(); document.getElementById("command").focus(); }
   else return;

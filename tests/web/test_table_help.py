@@ -1,0 +1,146 @@
+"""The table's help over the live protocol: ``why`` (would this action be refused, and
+why) and ``hint`` (the strongest bot's move for this seat, from its view only).
+
+A ``why`` answers with the engine's own refusal (its message, code and params, as the
+action itself would get) and plays nothing; a ``hint`` is for the seat to move, names only
+cards that seat can see, and is counted for the deal's summary.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from rummykit.engine.actions import Action
+from rummykit.errors import IllegalActionError
+from rummykit.server.app import create_app
+
+from ._support import Shadow, card_words, person
+from .test_api import RULES, SEED, Conn, create, seated
+
+pytestmark = [pytest.mark.timeout(120),
+              pytest.mark.filterwarnings("ignore::DeprecationWarning")]
+
+NAMES = ["Anna", "Bruno"]
+
+
+@pytest.fixture
+def client(db_url: str) -> Iterator[TestClient]:
+    # Hints search for 0.05 s: the protocol is tested here, the search in test_hints.py.
+    with TestClient(create_app(db_url, bot_delay=0.0, allow_seed=True, think=0.05)) as client:
+        yield client
+
+
+def recv_type(conn: Conn, kind: str) -> dict[str, Any]:
+    """The next message of ``kind`` (views that come first are passed over)."""
+    for _ in range(50):
+        message = conn.recv()
+        if message["type"] == kind:
+            return message
+        assert message["type"] == "view", message
+    raise AssertionError(f"no {kind} message came")
+
+
+def refusal(shadow: Shadow, text: str) -> IllegalActionError:
+    """The engine's own refusal of ``text`` for the player to move."""
+    with pytest.raises(IllegalActionError) as caught:
+        shadow.deal.verify(Action.parse(text))
+    return caught.value
+
+
+def test_why_gives_the_engines_refusal_and_plays_nothing(client: TestClient) -> None:
+    table_id, tokens = create(client, [person(n) for n in NAMES])
+    shadow = Shadow(RULES, NAMES, SEED)
+    with seated(client, table_id, tokens) as conns:
+        mover = shadow.deal.to_move
+        conn, other = conns[mover], conns[1 - mover]
+        card = shadow.hand(mover)[0]
+        # Discarding before drawing (RULES.md: a turn starts with a draw).
+        conn.send({"type": "why", "action": f"discard {card}"})
+        answer = conn.recv()
+        expected = refusal(shadow, f"discard {card}")
+        assert answer == {"type": "why", "action": f"discard {card}", "legal": False,
+                          "message": str(expected), "code": expected.code,
+                          "params": expected.params}
+        # A meld that is not one: refused with the meld rule's own words.
+        hand = shadow.hand(mover)
+        conn.send({"type": "why", "action": "meld " + " ".join(hand[:3])})
+        assert conn.recv()["legal"] is False
+        # A legal action is said to be legal, and is not played.
+        conn.send({"type": "why", "action": "draw stock"})
+        assert conn.recv() == {"type": "why", "action": "draw stock", "legal": True,
+                               "message": ""}
+        other.quiet(0.2)
+        conn.quiet(0.0)
+        # The other seat is told whose turn it is; bad notation is a notation refusal.
+        other.send({"type": "why", "action": "draw stock"})
+        answer = other.recv()
+        assert answer["legal"] is False and answer["code"] == "not-your-turn"
+        assert NAMES[mover] in answer["message"]
+        conn.send({"type": "why", "action": "meld XX YY"})
+        assert conn.recv()["code"] == "notation"
+        conn.send({"type": "why"})
+        assert "needs 'action'" in conn.error()
+        # Nothing was played: the first real action is still the deal's first.
+        conn.act("draw stock")
+        shadow.apply("draw stock")
+        for c in conns.values():
+            assert c.view()["view"]["history_length"] == 1
+
+
+def visible_to(shadow: Shadow, seat: int) -> set[str]:
+    """The cards ``seat`` can see now: its hand, the pile and the table (every card ever
+    face up this deal)."""
+    return set(shadow.hand(seat)) | shadow.face_up
+
+
+def test_a_hint_is_for_the_seat_to_move_and_names_only_what_it_sees(
+        client: TestClient) -> None:
+    table_id, tokens = create(client, [person(n) for n in NAMES])
+    shadow = Shadow(RULES, NAMES, SEED)
+    rng = random.Random(5)
+    with seated(client, table_id, tokens) as conns:
+        asked = [0, 0]
+        for _ in range(8):  # four turns of each seat: draws, melds and discards
+            mover = shadow.deal.to_move
+            conn, other = conns[mover], conns[1 - mover]
+            other.send({"type": "hint"})
+            assert "your own turn" in other.error()
+            conn.send({"type": "hint"})
+            answer = recv_type(conn, "hint")
+            asked[mover] += 1
+            assert answer["seq"] == shadow.seq
+            legal = {str(a) for a in shadow.deal.legal_actions()}
+            assert answer["action"] in legal
+            assert answer["reason"]
+            assert card_words(answer) <= visible_to(shadow, mover), "a hidden card named"
+            # Every seat hears the new count for this deal (the summary shows it).
+            for c in conns.values():
+                message = c.until(lambda m: m["table"]["hints"].get("1") == asked)
+                assert message["table"]["hints"] == {"1": asked}
+            # Play on: the hinted move in the draw, a greedy move after.
+            draw = shadow.deal.phase == "draw"
+            text = answer["action"] if draw else shadow.choose(mover, rng)
+            while True:
+                conn.act(text)
+                shadow.apply(text)
+                for c in conns.values():
+                    c.until(lambda m: m["table"]["seq"] == shadow.seq)
+                if shadow.deal.to_move != mover or shadow.deal.is_over:
+                    break
+                text = shadow.choose(mover, rng)
+            if shadow.deal.is_over:
+                break
+
+
+def test_a_hint_before_the_game_starts_is_refused(client: TestClient) -> None:
+    table_id, tokens = create(client, [person(n) for n in NAMES])
+    with client.websocket_connect(f"/ws/{table_id}?token={tokens[0]}") as ws:
+        conn = Conn(ws, 0)
+        conn.view()
+        conn.send({"type": "hint"})
+        assert "game in play" in recv_type(conn, "error")["message"]
