@@ -25,7 +25,7 @@ from rummykit.cards import CARDS, Card
 from rummykit.engine.actions import Action
 from rummykit.engine.deal import Deal, Event, Phase
 from rummykit.engine.knowledge import Knowledge
-from rummykit.engine.match import Match
+from rummykit.engine.match import Match, MatchEnd
 from rummykit.engine.scoring import DealResult, describe_end
 from rummykit.melds import Meld, MeldKind
 from rummykit.rules import Rules
@@ -111,6 +111,10 @@ class View:
     """What this seat knows of where every card is (the engine's information set)."""
     last_deal: tuple[DealResult, tuple[tuple[Card, ...], ...]] | None = None
     """In a match: how the previous deal ended and every hand at its end (public then)."""
+    match_end: MatchEnd | None = None
+    """Why the match ended (see :data:`rummykit.engine.match.MatchEnd`)."""
+    sheet: tuple[tuple[int, ...], ...] = ()
+    """The score sheet: what each finished deal of the match added to each total."""
 
     @property
     def my_turn(self) -> bool:
@@ -154,6 +158,8 @@ class View:
                 [str(c) for c in h] for h in self.revealed_hands],
             "match_over": self.match_over,
             "match_winner": self.match_winner,
+            "match_end": self.match_end,
+            "sheet": [list(points) for points in self.sheet],
             "last_deal": None if self.last_deal is None else {
                 **_result_json(self.last_deal[0], self.rules, self.names),
                 "hands": [[str(c) for c in h] for h in self.last_deal[1]],
@@ -232,6 +238,9 @@ def view(game: Match | Deal, seat: int, *, recent: int | None = None) -> View:
         match_winner=match.winner if match else None,
         knowledge=deal.knowledge(seat),
         last_deal=_last_deal(match, deal),
+        match_end=match.end if match else None,
+        sheet=tuple(d.result.points for d in match.finished if d.result is not None)
+        if match else (),
     )
 
 

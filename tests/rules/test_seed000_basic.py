@@ -529,6 +529,7 @@ def test_seed000_match_ends_when_a_total_reaches_100() -> None:
     play_win(m, 1, rummy=False)
     assert m.totals == [0, 100]
     assert m.is_over and m.winner == 1
+    assert m.end == "target"
 
 
 def test_seed000_match_goes_on_below_100() -> None:
@@ -562,6 +563,7 @@ def test_seed000_match_of_an_agreed_number_of_deals() -> None:
     play_win(m, 0, rummy=False)
     assert m.totals == [69, 200]
     assert m.is_over and m.winner == 1
+    assert m.end == "deals"
 
 
 def test_seed000_match_needs_a_target_or_a_number_of_deals() -> None:

@@ -116,6 +116,7 @@ def test_seed001_winner_deals_the_next_game() -> None:
                                     losers=[LOW_A, LOW_B], rummy=False))
     play_win(m, 2, rummy=False)
     assert m.is_over and m.winner == 2
+    assert m.end == "one-deal"
     assert m.next_dealer() == 2
     again = Match(ONE, players=3, seed=7, first_dealer=m.next_dealer())
     assert again.deal.dealer == 2 and again.deal.to_move == 0

@@ -530,6 +530,7 @@ def test_seed002_match_ends_when_someone_reaches_100() -> None:
     play_win(m, 1, rummy=False)
     assert m.totals == [0, 100]
     assert m.is_over and m.winner == 1 and len(m.finished) == 1
+    assert m.end == "target"
 
 
 def test_seed002_match_goes_on_at_99() -> None:
@@ -537,6 +538,7 @@ def test_seed002_match_goes_on_at_99() -> None:
     m = classic_match(LOSER_99, rummy=False)
     play_win(m, 1, rummy=False)
     assert m.totals == [0, 99] and not m.is_over
+    assert m.end is None
     assert m.deal.dealer == 1
 
 
@@ -559,6 +561,7 @@ def test_seed002_match_ends_once_everyone_has_dealt() -> None:
     play_win(m, 0, rummy=False)
     assert m.totals == [74, 51, 51]
     assert m.is_over and m.winner == 0
+    assert m.end == "dealt-once"
 
 
 def test_seed002_match_agreed_score_is_an_option() -> None:

@@ -472,6 +472,7 @@ def test_seed002_ramino_last_player_left_wins() -> None:
     assert m.active == [True, False, False]
     assert m.is_over
     assert m.winner == 0
+    assert m.end == "elimination"
 
 
 def test_seed002_ramino_next_dealer_skips_players_who_are_out() -> None:

@@ -925,3 +925,85 @@ def test_greyed_buttons_say_why_and_a_hint_shows_the_move(server: Server, pages:
     page.wait_for_selector("dialog#summary[open]")
     assert "Hints used: Ann 2." in page.inner_text("#summary-body")
     shot(page, "hint-summary-phone")
+
+
+# -- everyone can play -----------------------------------------------------------------
+
+PAGES = ["/", "/stats", "/rules", "/replay"]
+SIZES = [{"width": 1280, "height": 900}, {"width": 390, "height": 844}]
+
+
+def axe_problems(page: Any) -> list[str]:
+    """axe-core's serious and critical violations on the page as it is now."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    found = Axe().run(page).response["violations"]
+    return [f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:3]}"
+            for v in found if v["impact"] in ("serious", "critical")]
+
+
+def sideways(page: Any) -> bool:
+    """Whether the page scrolls sideways (wider than the window)."""
+    return bool(js(page, "document.documentElement.scrollWidth > "
+                         "document.documentElement.clientWidth"))
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["desktop", "phone"])
+def test_every_page_passes_axe_and_never_scrolls_sideways(server: Server, pages: Pages,
+                                                           size: dict[str, int]) -> None:
+    """axe-core finds no serious or critical problem on any page, the table included (in
+    play, with a hint and a reason shown, and with the score sheet open), and no page is
+    wider than a phone."""
+    pytest.importorskip("axe_playwright_python")
+    page = pages.new(viewport=size)
+    for path in PAGES:
+        page.goto(server.url + path)
+        page.wait_for_load_state("networkidle")
+        assert axe_problems(page) == [], path
+        assert not sideways(page), path
+    table = server.table([person("Ann"), bot("Bob", "greedy")], rules="rummy500", seed=4)
+    page.goto(server.url + table["seats"][0]["link"])
+    ready(page)
+    wait_turn(page)
+    assert axe_problems(page) == [] and not sideways(page)
+    page.click("#btn-discard", force=True)
+    page.keyboard.press("h")
+    page.wait_for_selector("#hint >> text=Hint:")
+    assert axe_problems(page) == [] and not sideways(page)
+    page.keyboard.press("t")
+    page.wait_for_selector("dialog#sheet[open]")
+    assert axe_problems(page) == []
+
+
+def test_cards_have_names_and_others_moves_are_announced(server: Server,
+                                                         pages: Pages) -> None:
+    """Every card of the hand, the pile and the stock has an accessible name ("seven of
+    hearts"); what the others did is announced in words in a live region; the hand can
+    be reordered from the keyboard and its order survives a reload (this deal only)."""
+    table = server.table([person("Ann"), bot("Bob", "greedy")], rules="classic", seed=8)
+    page = pages.new()
+    page.goto(server.url + table["seats"][0]["link"])
+    ready(page)
+    wait_turn(page)
+    words = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
+    suits = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+    for card in hand(page):
+        name = page.get_attribute(f'#hand .card[data-card="{card}"]', "aria-label")
+        assert name is not None and name.startswith(
+            f"{words.get(card[:-1], card[:-1])} of {suits[card[-1]]}")
+    assert page.get_attribute("#stock .card", "aria-label") == (
+        f"stock, {js(page, 'state.view.stock_size')} cards")
+    assert page.get_attribute("#announce", "aria-live") == "polite"
+    # Keyboard: focus the second card and move it one place right.
+    page.keyboard.press("ArrowRight")
+    first = hand(page)
+    page.keyboard.press("Shift+ArrowRight")
+    moved = hand(page)
+    assert moved[2] == first[1] and moved[1] == first[2]
+    page.reload()
+    ready(page)
+    assert hand(page) == moved
+    # One whole turn; each of the bot's moves is announced in words as it comes.
+    take_turn(page, random.Random(2))
+    page.wait_for_function("() => /^Bob (discarded|melded|laid off) /.test("
+                           "document.getElementById('announce').textContent)")

@@ -9,6 +9,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
 from rummykit.engine.actions import Action
 from rummykit.engine.deal import Deal
@@ -17,7 +18,12 @@ from rummykit.engine.scoring import DealResult
 from rummykit.errors import IllegalActionError, RulesError
 from rummykit.rules import Rules
 
-__all__ = ["Match"]
+__all__ = ["Match", "MatchEnd"]
+
+MatchEnd = Literal["one-deal", "elimination", "target", "dealt-once", "deals"]
+"""Why a match ended: its one deal was played; all but one player went past the limit
+(ramino); a total reached the target; everyone has dealt once (classic); the agreed number
+of deals was played. Where several hold after the same deal, the target is named first."""
 
 
 class Match:
@@ -43,6 +49,8 @@ class Match:
         self.dealers: list[int] = []
         self._over = False
         self._winner: int | None = None
+        self.end: MatchEnd | None = None
+        """Why the match ended (None while it goes on): see :data:`MatchEnd`."""
         self.auto_deal = True
         """Deal the next deal as soon as one ends (records turn this off to use their layouts)."""
         if first_dealer is None:
@@ -150,25 +158,28 @@ class Match:
 
         match rules.match_end:
             case "one-deal":
-                self._end(result.winner)
+                self._end(result.winner, "one-deal")
             case "elimination":
                 for seat in range(self.players):
                     if self.active[seat] and reached(self.totals[seat]):
                         self.active[seat] = False
                 alive = [s for s in range(self.players) if self.active[s]]
                 if len(alive) <= 1:
-                    self._end(alive[0] if alive else None)
+                    self._end(alive[0] if alive else None, "elimination")
             case "target" | "dealt-once" as end:
-                done = any(reached(t) for t in self.totals)
-                if end == "dealt-once" and len(self.finished) >= self.players:
-                    done = True
+                why: MatchEnd | None = None
                 if rules.deals is not None and len(self.finished) >= rules.deals:
-                    done = True
-                if done:
+                    why = "deals"
+                if end == "dealt-once" and len(self.finished) >= self.players:
+                    why = "dealt-once"
+                if any(reached(t) for t in self.totals):
+                    why = "target"
+                if why is not None:
                     best = max(self.totals)
                     leaders = [s for s, t in enumerate(self.totals) if t == best]
-                    self._end(leaders[0] if len(leaders) == 1 else None)
+                    self._end(leaders[0] if len(leaders) == 1 else None, why)
 
-    def _end(self, winner: int | None) -> None:
+    def _end(self, winner: int | None, why: MatchEnd) -> None:
         self._over = True
         self._winner = winner
+        self.end = why

@@ -508,9 +508,15 @@ class Hub:
                     return
                 bot = bots.setdefault(seat, make_bot(self._bot_spec(level)))
                 rng = random.Random(f"rummykit/web/{table.id}/{seat}/{table.seq}")
-                # A bot that searches thinks for a while: off the event loop, so that
-                # every other table goes on meanwhile.
-                action = await asyncio.to_thread(bot.choose, view(table.match, seat), rng)
+                seen, seq = view(table.match, seat), table.seq
+            # A bot that searches thinks for a while: off the event loop, so that every
+            # other table goes on meanwhile, and without the table's lock, so that the
+            # people at this one can still ask for hints and reasons (the view is a
+            # snapshot; only the bot moves at its seat, so the position waits for it).
+            action = await asyncio.to_thread(bot.choose, seen, rng)
+            async with table.lock:
+                if table.seq != seq or table.status != "playing":
+                    continue  # the table changed meanwhile: think again
                 await self._commit(table, seat, action)
             await self.broadcast(table)
 
@@ -537,6 +543,7 @@ class Hub:
                 "settlement": table.match.settlement(),
                 "hints": {str(number): counts for number, counts in table.hints.items()},
                 "opening": table.rules.opening,
+                "target": table.match.target,
                 "melded": self._melded(table),
             },
             "view": v,

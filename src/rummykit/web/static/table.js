@@ -77,10 +77,24 @@ function receive(message) {
   }
   const changed = !before || before.view.hand.join() !== hand.join();
   order = kept.concat(left);
+  if (!before) order = savedOrder(hand) || order;  // the arrangement survives a reload
   if (changed) selected = new Set();
   focus = Math.min(focus, Math.max(order.length - 1, 0));
   render();
+  announce(before);
   summaries();
+}
+
+// For screen readers: what the others did since the last message, in words.
+function announce(before) {
+  const v = state.view;
+  if (!before || before.view.deal_number !== v.deal_number) return;
+  const added = v.history_length - before.view.history_length;
+  if (added <= 0) return;
+  const lines = logLines().slice(-added).filter((line) => line.seat !== v.seat);
+  if (!lines.length) return;
+  document.getElementById("announce").textContent = lines.map((line) =>
+    (line.seat === null ? "" : `${nameOf(line.seat)} `) + line.what + ".").join(" ");
 }
 
 // The cards this seat just drew: what its hand gained with its own last draw.
@@ -223,8 +237,23 @@ function choose(options) {
   for (const option of options) box.append(el("button", { type: "button", class: "secondary", onclick: () => { box.replaceChildren(); send(option); } }, option));
 }
 
+// The player's own order of the hand, kept in this browser for the current deal only.
+function orderKey() { return `rummykit/order/${tableId}/${state.view.seat}`; }
+function saveOrder() {
+  try { localStorage.setItem(orderKey(), JSON.stringify({ deal: state.view.deal_number, order })); } catch (e) { /* storage off: order lives in the page */ }
+}
+function savedOrder(hand) {
+  try {
+    const saved = JSON.parse(localStorage.getItem(orderKey()) || "null");
+    if (!saved || saved.deal !== state.view.deal_number) return null;
+    if ([...saved.order].sort().join() !== [...hand].sort().join()) return null;
+    return saved.order;
+  } catch (e) { return null; }
+}
+
 function renderHand() {
   const box = document.getElementById("hand");
+  saveOrder();
   box.replaceChildren();
   order.forEach((card, i) => {
     const node = cardEl(card);
@@ -426,12 +455,14 @@ function summaries() {
   if (v.match_over && !shownMatchEnd) {
     shownMatchEnd = true;
     const result = v.deal_result;
-    body.replaceChildren(el("h2", { text: v.match_winner === null ? "Match over: no single winner" : `${names[v.match_winner]} wins the match` }));
+    body.replaceChildren(el("h2", { text: v.match_winner === null ? "Match over: no single winner" : `${names[v.match_winner]} wins the match` }),
+      el("p", { class: "match-end", text: matchEndText() }));
     if (result) {
       body.append(el("p", { text: result.winner === null ? `The last deal ended with nobody out: ${result.why}.` : `${names[result.winner]} went out${result.rummy ? " with a rummy!" : "."}` }));
       body.append(handTable(names, v.revealed_hands, result.points, v.totals), hintsLine(v.deal_number));
     }
-    if (t.settlement) body.append(el("p", { text: "Settlement: " + names.map((n, i) => `${n} ${t.settlement[i] > 0 ? "+" : ""}${t.settlement[i]}`).join(", ") }));
+    if (t.settlement) body.append(el("p", { class: "settlement", text: settlementText(names, t.settlement) }));
+    body.append(sheetTable());
     const record = `/api/tables/${tableId}/record?token=${encodeURIComponent(token)}`;
     const replay = `/replay?table=${tableId}&token=${encodeURIComponent(token)}`;
     body.append(el("p", {}, el("a", { href: record, download: `rummykit-${tableId}.json`, id: "download" }, "Download the record"), " · ",
@@ -453,6 +484,51 @@ function summaries() {
     link.href = state.table.rematch;
     if (!link.isConnected) body.append(el("p", {}, link));
   }
+}
+
+// Why the match ended, in words.
+function matchEndText() {
+  const v = state.view, t = state.table;
+  const best = Math.max(...v.totals), leader = v.totals.indexOf(best);
+  switch (v.match_end) {
+    case "one-deal": return "One deal is the whole game.";
+    case "target": return `The target is ${t.target}: ${nameOf(leader)} ended the match with ${best} points.`;
+    case "dealt-once": return "Everyone has dealt once.";
+    case "deals": return `The agreed ${v.sheet.length} deals have been played.`;
+    case "elimination": return "Everyone else went past the limit and is out.";
+    default: return "";
+  }
+}
+
+// 500 Rum: the winner collects from each opponent the difference of their totals.
+function settlementText(names, pay) {
+  const winner = pay.findIndex((p) => p > 0);
+  const payers = names.map((n, i) => (pay[i] < 0 ? `${n} pays ${-pay[i]}` : null)).filter(Boolean);
+  if (winner < 0) return "Settlement: nobody pays.";
+  return `Settlement: ${names[winner]} collects ${pay[winner]} (${payers.join(", ")}).`;
+}
+
+// Every finished deal's points for each player, then the totals.
+function sheetTable() {
+  const v = state.view, names = state.table.seats.map((s) => s.name);
+  const table = el("table", { class: "data sheet", id: "sheet-table" });
+  table.append(el("tr", {}, el("th", { text: "Deal" }), ...names.map((n) => el("th", { text: n }))));
+  v.sheet.forEach((points, i) => table.append(el("tr", {}, el("td", { text: String(i + 1) }), ...points.map((p) => el("td", { text: String(p) })))));
+  table.append(el("tr", { class: "total" }, el("td", { text: "Total" }), ...v.totals.map((p) => el("td", { text: String(p) }))));
+  return table;
+}
+
+function showSheet() {
+  if (!state) return;
+  const body = document.getElementById("sheet-body");
+  body.replaceChildren(sheetNote(), sheetTable());
+  const dialog = document.getElementById("sheet");
+  if (!dialog.open) dialog.showModal();
+}
+
+function sheetNote() {
+  const v = state.view;
+  return el("p", { class: "muted", text: v.sheet.length ? `After ${v.sheet.length} deal${v.sheet.length > 1 ? "s" : ""}; deal ${v.deal_number} ${v.match_over ? "ended the match" : "is being played"}.` : "No deal has ended yet." });
 }
 
 // "Hints used: Anna 2": who asked for hints in a deal (nothing when nobody did).
@@ -483,7 +559,11 @@ function onKey(event) {
   const key = event.key;
   const click = (id) => document.getElementById(id).click();
   document.body.classList.add("keyboard");
-  if (key === "ArrowRight") { focus = Math.min(focus + 1, order.length - 1); renderHand(); }
+  if (event.shiftKey && (key === "ArrowRight" || key === "ArrowLeft")) {  // move the focused card
+    const to = key === "ArrowRight" ? Math.min(focus + 1, order.length - 1) : Math.max(focus - 1, 0);
+    move(focus, to); focus = to; renderHand();
+  }
+  else if (key === "ArrowRight") { focus = Math.min(focus + 1, order.length - 1); renderHand(); }
   else if (key === "ArrowLeft") { focus = Math.max(focus - 1, 0); renderHand(); }
   else if (key === " ") { event.preventDefault(); if (order.length) toggle(focus); }
   else if (key === "Escape") { selected = new Set(); renderHand(); renderButtons(); renderMelds(); }
@@ -493,6 +573,7 @@ function onKey(event) {
   else if (key === "d") click("btn-discard");
   else if (key === "e") click("btn-end");
   else if (key === "h") click("btn-hint");
+  else if (key === "t") showSheet();
   else if (/^[1-9]$/.test(key)) { const options = layoffOptions(selectedCards(), Number(key)); if (options.length) choose(options); }
   else if (key === "/") { event.preventDefault(); document.getElementById("command").focus(); }
   else return;
@@ -505,6 +586,7 @@ document.getElementById("command-form").addEventListener("submit", (event) => {
   if (input.value.trim()) send(input.value.trim());
   input.value = "";
 });
+document.getElementById("btn-sheet").addEventListener("click", showSheet);
 document.getElementById("sort-suit").addEventListener("click", () => sortHand(true));
 document.getElementById("sort-rank").addEventListener("click", () => sortHand(false));
 document.addEventListener("keydown", onKey);
