@@ -461,7 +461,7 @@ def test_play_a_deal_against_two_bots(server: Server, pages: Pages, shot: Any) -
     page.wait_for_selector("dialog#summary[open]")
     body = page.inner_text("#summary-body")
     assert "wins the match" in body or "no single winner" in body
-    assert page.locator("#summary-body table.data tr").count() == 4
+    assert page.locator("#summary-body table.hands tr").count() == 4
     for selector in ("#download", "#watch", "#rematch"):
         assert page.locator(selector).is_visible()
     assert page.text_content("#status").startswith("The match is over")
@@ -578,7 +578,7 @@ def test_deal_summary_between_deals(server: Server, pages: Pages, shot: Any) -> 
     body = page.inner_text("#summary-body")
     assert body.startswith("Deal 1 is over")
     assert "went out" in body or "Nobody went out" in body
-    rows = page.locator("#summary-body table.data tr")
+    rows = page.locator("#summary-body table.hands tr")
     assert rows.count() == 3
     totals = js(page, "state.view.totals")
     for seat, name in enumerate(["Ann", "Bob"]):
@@ -1007,3 +1007,41 @@ def test_cards_have_names_and_others_moves_are_announced(server: Server,
     take_turn(page, random.Random(2))
     page.wait_for_function("() => /^Bob (discarded|melded|laid off) /.test("
                            "document.getElementById('announce').textContent)")
+
+
+def test_cards_move_and_end_where_the_view_puts_them(server: Server, pages: Pages) -> None:
+    """Draws, discards and melds slide (Web Animations run after each move, and an
+    opponent's draw sends a card to his seat); once the motion is over, every card is
+    where the view says, none is left displaced, and no flying copy stays behind."""
+    table = server.table([person("Ann"), bot("Bob", "greedy")], rules="one-deal", seed=30)
+    page = pages.new()
+    page.goto(server.url + table["seats"][0]["link"])
+    ready(page)
+    moved = 0
+    still = ("() => document.getAnimations().length === 0 && "
+             "!document.querySelector('.ghost')")
+    for _ in range(6):
+        wait_turn(page)
+        if over(page):
+            break
+        before = seq(page)
+        page.click("#btn-stock")
+        heard_back(page, before)
+        moved += int(js(page, "document.getAnimations().length"))
+        finish_turn(page)
+        wait_turn(page)
+        page.wait_for_function(still)
+        shown = js(page, "[...document.querySelectorAll('#hand .card')].map(c => c.dataset.card)")
+        assert sorted(shown) == sorted(js(page, "state.view.hand"))
+        pile = js(page, "[...document.querySelectorAll('#pile .card')].map(c => c.dataset.card)")
+        assert pile == js(page, "state.view.pile")
+        melds = js(page, "Object.fromEntries([...document.querySelectorAll('#melds .meld')]"
+                         ".map(m => [m.dataset.meld, [...m.querySelectorAll('.card')]"
+                         ".map(c => c.dataset.card)]))")
+        assert melds == js(page, "Object.fromEntries(state.view.table.map(m => "
+                                 "[String(m.number), m.cards]))")
+        displaced = js(page, "[...document.querySelectorAll('.card')].filter(c => "
+                             "getComputedStyle(c).transform !== 'none' && "
+                             "!c.classList.contains('selected')).length")
+        assert displaced == 0
+    assert moved > 0, "no card moved"

@@ -85,12 +85,23 @@ function receive(message) {
   summaries();
 }
 
+// A table event (the stock turned over or refilled) shown for a moment over the table.
+function banner(text) {
+  const box = document.getElementById("banner");
+  box.textContent = text;
+  box.classList.remove("hidden");
+  clearTimeout(banner.timer);
+  banner.timer = setTimeout(() => box.classList.add("hidden"), 4000);
+}
+
 // For screen readers: what the others did since the last message, in words.
 function announce(before) {
   const v = state.view;
   if (!before || before.view.deal_number !== v.deal_number) return;
   const added = v.history_length - before.view.history_length;
   if (added <= 0) return;
+  const events = v.events.filter(([index]) => index >= before.view.history_length);
+  if (events.length) banner(EVENTS[events[events.length - 1][1]]);
   const lines = logLines().slice(-added).filter((line) => line.seat !== v.seat);
   if (!lines.length) return;
   document.getElementById("announce").textContent = lines.map((line) =>
@@ -114,12 +125,104 @@ function freshCards(before, now) {
   return gained;
 }
 
+// -- motion ---------------------------------------------------------------------------
+// Cards move as at a real table: every face-up card has a key (its name, and which copy
+// of it where two decks have twins); after each render a card that was on the page
+// slides from where it was, a card that comes into view slides from where it came from
+// (the stock, or the seat of the player who showed it), and a card that leaves view (an
+// opponent's draw) slides face down to that player's seat. Only the last few actions
+// move; the page's state never depends on the motion.
+
+const MOTION_MS = 380;
+const reduced = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+function keyCards() {
+  const seen = new Map();
+  for (const node of document.querySelectorAll("#hand .card, #pile .card, #melds .card")) {
+    const card = node.dataset.card, n = seen.get(card) || 0;
+    seen.set(card, n + 1);
+    node.dataset.key = `${card}/${n}`;
+  }
+}
+
+function positions() {
+  const out = new Map();
+  for (const node of document.querySelectorAll("[data-key]")) out.set(node.dataset.key, node.getBoundingClientRect());
+  return out;
+}
+
+function slide(node, from) {
+  const to = node.getBoundingClientRect();
+  const dx = from.left - to.left, dy = from.top - to.top;
+  if (Math.abs(dx) < 1 && Math.abs(dy) < 1) return;
+  node.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "none" }],
+    { duration: MOTION_MS, easing: "cubic-bezier(.2,.7,.3,1)" });
+}
+
+// A face-down (or face-up) card that flies from one place to another and is gone.
+function ghost(card, from, to) {
+  const node = card ? cardEl(card, { small: true }) : backEl(true);
+  node.classList.add("ghost");
+  node.removeAttribute("data-card");
+  Object.assign(node.style, { position: "fixed", left: `${from.left}px`, top: `${from.top}px`, margin: 0, zIndex: 50 });
+  document.body.append(node);
+  const dx = to.left + to.width / 2 - from.left - node.offsetWidth / 2, dy = to.top + to.height / 2 - from.top - node.offsetHeight / 2;
+  const motion = node.animate([{ transform: "none" }, { transform: `translate(${dx}px, ${dy}px)` }],
+    { duration: MOTION_MS, easing: "ease-in-out" });
+  motion.finished.then(() => node.remove(), () => node.remove());
+}
+
+function animate(before, old) {
+  if (reduced || !old || !before.size) return;
+  const v = state.view, prev = old.view;
+  if (prev.deal_number !== v.deal_number) return;
+  const added = v.history_length - prev.history_length;
+  if (added <= 0 || added > 4) return;
+  const movers = v.history.slice(-added);
+  const seatRect = (seat) => { const n = document.querySelector(`#seats .seat[data-seat="${seat}"]`); return n && n.getBoundingClientRect(); };
+  const stockNode = document.querySelector("#stock .card");
+  const stockRect = stockNode && stockNode.getBoundingClientRect();
+  const lastOther = movers.map(([seat]) => seat).reverse().find((seat) => seat !== v.seat);
+  for (const node of document.querySelectorAll("[data-key]")) {
+    const from = before.get(node.dataset.key);
+    if (from) { slide(node, from); continue; }
+    if (node.closest("#hand")) { if (stockRect) slide(node, stockRect); continue; }
+    const seat = seatRect(lastOther !== undefined ? lastOther : v.seat);
+    if (seat) slide(node, seat);
+  }
+  // Opponents' draws: a card comes off the stock face down, or the pile cards they took
+  // fly face up to their seat.
+  let draws = v.pile_draws.length - movers.filter(([, text]) => text.startsWith("draw pile")).length;
+  for (const [seat, text] of movers) {
+    const taken = text.startsWith("draw pile") ? (v.pile_draws[draws++] || [null, []])[1] : [];
+    if (seat === v.seat || !text.startsWith("draw")) continue;
+    const to = seatRect(seat);
+    if (!to) continue;
+    if (text === "draw stock" && stockRect) ghost(null, stockRect, to);
+    for (const card of taken) {
+      const rect = before.get(`${card}/0`);
+      if (rect) ghost(card, rect, to);
+    }
+  }
+}
+
 function render() {
+  const before = positions();
+  const old = rendered;
+  rendered = state;
+  renderAll();
+  keyCards();
+  animate(before, old);
+}
+
+let rendered = null;  // the state the page shows now (for motion)
+
+function renderAll() {
   const v = state.view, t = state.table;
   document.getElementById("rules").textContent = `Rules: ${t.rules}`;
   document.getElementById("deal").textContent = `Deal ${v.deal_number}`;
   document.getElementById("status").textContent = statusText();
-  renderSeats(); renderMiddle(); renderMelds(); renderHand(); renderButtons(); renderLog();
+  renderSeats(); renderMiddle(); renderMelds(); renderHandCards(); renderButtons(); renderLog();
 }
 
 function statusText() {
@@ -252,6 +355,11 @@ function savedOrder(hand) {
 }
 
 function renderHand() {
+  renderHandCards();
+  keyCards();
+}
+
+function renderHandCards() {
   const box = document.getElementById("hand");
   saveOrder();
   box.replaceChildren();
@@ -287,7 +395,7 @@ function toggle(i) {
   if (selected.has(i)) selected.delete(i); else selected.add(i);
   focus = i;
   document.getElementById("choices").replaceChildren();
-  renderHand(); renderButtons(); renderMelds();
+  renderHand(); renderButtons(); renderMelds(); keyCards();
 }
 
 function renderButtons() {
@@ -368,7 +476,7 @@ function showHint(message) {
   box.dataset.action = message.action;
   box.setAttribute("aria-label", `Hint: ${phrase(message.action, taken)}`);
   box.classList.remove("hidden");
-  renderHand(); renderMiddle();
+  renderHand(); renderMiddle(); keyCards();
 }
 
 function clearHint() {
@@ -409,6 +517,11 @@ function past(text) {
   return text;
 }
 
+const EVENTS = {
+  "turn-over": "The stock ran out: the pile was turned over to make a new one",
+  refill: "The stock ran out: the pile was shuffled into a new one",
+};
+
 // The recent actions in words, oldest first, with the stock's turn-overs and refills.
 function logLines() {
   const v = state.view, lines = [];
@@ -418,8 +531,7 @@ function logLines() {
   const events = new Map(v.events.map(([index, kind]) => [index, kind]));
   v.history.forEach(([seat, text], i) => {
     const event = events.get(first + i);
-    if (event === "turn-over") lines.push({ seat: null, event: true, what: "The stock ran out: the pile was turned over to make a new one." });
-    if (event === "refill") lines.push({ seat: null, event: true, what: "The stock ran out: the pile was shuffled into a new one." });
+    if (event) lines.push({ seat: null, event: true, what: EVENTS[event] });
     const taken = text.startsWith("draw pile") ? (v.pile_draws[k++] || [null, []])[1] : null;
     lines.push({ seat, what: past(phrase(text, taken)) });
   });
@@ -436,7 +548,7 @@ function renderLog() {
 }
 
 function handTable(names, hands, points, totals) {
-  const table = el("table", { class: "data" });
+  const table = el("table", { class: "data hands" });
   table.append(el("tr", {}, el("th", { text: "Player" }), el("th", { text: "Hand left" }), el("th", { text: "Points" }), el("th", { text: "Total" })));
   names.forEach((name, i) => {
     const cell = el("td");
@@ -566,7 +678,7 @@ function onKey(event) {
   else if (key === "ArrowRight") { focus = Math.min(focus + 1, order.length - 1); renderHand(); }
   else if (key === "ArrowLeft") { focus = Math.max(focus - 1, 0); renderHand(); }
   else if (key === " ") { event.preventDefault(); if (order.length) toggle(focus); }
-  else if (key === "Escape") { selected = new Set(); renderHand(); renderButtons(); renderMelds(); }
+  else if (key === "Escape") { selected = new Set(); renderHand(); renderButtons(); renderMelds(); keyCards(); }
   else if (key === "s") click("btn-stock");
   else if (key === "p") click("btn-pile");
   else if (key === "m") click("btn-meld");
