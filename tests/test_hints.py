@@ -10,7 +10,7 @@ import pytest
 
 from rules._build_basic import layout
 from rummykit.bots import make_bot
-from rummykit.bots.hints import hint
+from rummykit.bots.hints import REASONS, hint, render
 from rummykit.cards import parse_cards
 from rummykit.engine import Action, Deal, Layout
 from rummykit.engine.knowledge import determinize
@@ -136,6 +136,9 @@ def test_hints_are_legal_and_never_depend_on_hidden_cards(rules_text: str) -> No
         second = hint(b, rng=random.Random(5), rollouts=BUDGET)
         assert first == second
         assert first.action in v.legal_actions and first.reason
+        # The reason is made of pieces a front end can translate, and says the same.
+        assert first.parts and all(code in REASONS for code, _ in first.parts)
+        assert render(first.parts) == first.reason
         checked += 1
     assert checked >= 2
 

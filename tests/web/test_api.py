@@ -529,7 +529,7 @@ def test_a_refused_action_says_its_code_and_params(client: TestClient) -> None:
              {"code": "drawn-already", "params": {}}),
             (me, {"type": "action", "action": "discard ZZ"}, {"code": "notation", "params": {}}),
             (1 - me, {"type": "action", "action": "draw stock"},
-             {"code": "not-your-turn", "params": {}}),
+             {"code": "not-your-turn", "params": {"name": ["Ann", "Bob"][me]}}),
             (me, {"type": "shout"}, {}),
             (me, '{"type": "action"', {}),
         ]

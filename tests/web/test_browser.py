@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -1045,3 +1046,67 @@ def test_cards_move_and_end_where_the_view_puts_them(server: Server, pages: Page
                              "!c.classList.contains('selected')).length")
         assert displaced == 0
     assert moved > 0, "no card moved"
+
+
+# -- languages ---------------------------------------------------------------------------
+
+CATALOGS = Path(__file__).parents[2] / "src" / "rummykit" / "web" / "static" / "i18n"
+
+
+def english_leftovers(page: Any, lang: str) -> list[str]:
+    """English catalog texts (or their fragments between placeholders) that show on a page
+    meant to be in ``lang``: a mixed-language page."""
+    english = json.loads((CATALOGS / "en.json").read_text("utf-8"))
+    other = json.loads((CATALOGS / f"{lang}.json").read_text("utf-8"))
+    # The page's words, less the rules' own identifiers (option names and values, which
+    # are written the same in every language, as in a rules text).
+    text = js(page, "(() => { const out = []; const walk = document.createTreeWalker("
+                    "document.body, NodeFilter.SHOW_TEXT); while (walk.nextNode()) { const n = "
+                    "walk.currentNode; if (!n.parentElement.closest('code, .value, select, "
+                    "script, .hidden')) out.push(n.textContent); } return out.join('\\n'); })()")
+    # Words the other language's own texts use too (the option values they name).
+    own = "\n".join(other.values())
+    found = []
+    for key, value in english.items():
+        if other.get(key) == value:
+            continue
+        for piece in re.split(r"\{\w+\}", value):
+            piece = piece.strip(" .,:;()")
+            if len(piece) < 5 or piece in own:
+                continue
+            # As words of their own (option names such as stock_out are not English).
+            if re.search(rf"(?<![\w-]){re.escape(piece)}(?![\w-])", text):
+                found.append(f"{key}: {piece!r}")
+    return found
+
+
+@pytest.mark.parametrize("lang", ["ru", "it"])
+def test_every_page_speaks_the_browsers_language(server: Server, pages: Pages, lang: str,
+                                                  shot: Any) -> None:
+    """A browser set to Russian or Italian gets every page in that language: no key
+    missing from the catalog, no English text left (the table in play included, with a
+    refusal explained and a hint); the switch in the header changes the language."""
+    page = pages.new(locale=lang)
+    for path in PAGES:
+        page.goto(server.url + path)
+        page.wait_for_function("lang => document.documentElement.lang === lang", arg=lang)
+        page.wait_for_load_state("networkidle")
+        assert js(page, "[...missingKeys]") == [], path
+        assert english_leftovers(page, lang) == [], path
+    table = server.table([person("Ann"), bot("Bob", "greedy")], rules="ramino", seed=6)
+    page.goto(server.url + table["seats"][0]["link"])
+    ready(page)
+    wait_turn(page)
+    page.click("#btn-discard", force=True)  # refused: a turn starts with a draw
+    page.wait_for_selector("#why:not(.hidden)")
+    page.keyboard.press("h")
+    page.wait_for_function("() => document.getElementById('hint').dataset.action")
+    take_turn(page, random.Random(1))
+    wait_turn(page)
+    assert js(page, "[...missingKeys]") == []
+    assert english_leftovers(page, lang) == []
+    shot(page, f"table-{lang}")
+    page.select_option("#lang", "en")
+    page.wait_for_function("() => document.documentElement.lang === 'en'")
+    ready(page)
+    assert page.text_content("#btn-stock") == "Draw stock"

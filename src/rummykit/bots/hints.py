@@ -31,17 +31,71 @@ from rummykit.melds import Meld, card_points, find_melds, fits
 from rummykit.rules import Rules
 from rummykit.views import View
 
-__all__ = ["Hint", "hint", "reason_for"]
+__all__ = ["REASONS", "Hint", "Part", "hint", "reason_for", "reason_parts", "render"]
+
+
+REASONS: dict[str, str] = {
+    # What the hint says to do (the start of every reason).
+    "verb.draw-stock": "draw from the stock",
+    "verb.take": "take the {card} from the pile",
+    "verb.meld": "meld {cards}",
+    "verb.layoff": "lay off {cards} on meld {meld}",
+    "verb.discard": "discard {cards}",
+    "verb.end": "end the deal",
+    # Why (after a colon).
+    "why.only": "it is the only legal action",
+    "why.pile-empty": "the pile is empty",
+    "why.pile-useless": "the {card} on the pile joins no meld of yours, and taking it would "
+                        "show what you collect",
+    "why.pile-worse": "the {card} on the pile would make a meld, but an unknown card leaves "
+                      "you a better hand",
+    "why.completes": "it completes {cards}",
+    "why.lays-off": "it lays off on meld {meld}",
+    "why.most-points": "it gives you the most points in melds",
+    "why.meld-points": "{points} points out of your hand",
+    "why.meld-out": "{points} points out of your hand and goes out",
+    "why.layoff-points": "{points} points out of your hand, into a meld on the table",
+    "why.end": "no pile card is worth taking when the stock is empty",
+    "why.better-melds": "your other cards make the better melds",
+    "why.highest-close": "{card} is your highest loose card and an opponent is close to "
+                         "going out",
+    "why.highest-safe": "{card} is your highest card that no opponent is likely to use",
+    "why.highest": "{card} is your highest loose card",
+    "why.safest": "{card} fits no meld of yours and is the safest to give",
+    "why.loose": "{card} fits no meld of yours",
+    # More (each with its own leading punctuation).
+    "more.keeps-run": ", keeps {cards} for a run",
+    "more.keeps-set": ", keeps {cards} for a set",
+    "more.holds": "; holds {cards} back",
+    "more.holds-rummy": "; holds {cards} back to go out all at once (rummy pays {times}x)",
+    "more.search": " (the search found it {gain} points a deal better than {baseline} over "
+                   "{worlds} imagined deals)",
+}
+"""Every piece a hint's reason is made of, in English: a front end translates the pieces
+(:attr:`Hint.parts`: a code of this table and its params) instead of the sentence. Cards
+are in the notation, ``baseline`` is an action in the notation."""
+
+Part = tuple[str, dict[str, str]]
+
+
+def render(parts: Sequence[Part]) -> str:
+    """A reason's pieces as one English line: the verb, a colon, the rest."""
+    texts = [REASONS[code].format(**params) for code, params in parts]
+    if len(texts) == 1:
+        return texts[0]
+    return f"{texts[0]}: {''.join(texts[1:])}"
 
 
 @dataclass(frozen=True, slots=True)
 class Hint:
-    """A suggested action and the reason for it."""
+    """A suggested action and the reason for it (in English, and as pieces to translate)."""
 
     action: Action
     reason: str
     searched: int
     """How many imagined deals the search played (0 where there was nothing to choose)."""
+    parts: tuple[Part, ...] = ()
+    """The reason as codes of :data:`REASONS` with their params."""
 
 
 def hint(view: View, *, rng: random.Random | None = None, think: float = 0.5,
@@ -58,9 +112,11 @@ def hint(view: View, *, rng: random.Random | None = None, think: float = 0.5,
     bot = MasterBot(think=think, rollouts=rollouts)
     if len(view.legal_actions) == 1:
         action = view.legal_actions[0]
-        return Hint(action, f"{_verb(action, view)}: it is the only legal action", 0)
+        only: tuple[Part, ...] = (_verb(action, view), ("why.only", {}))
+        return Hint(action, render(only), 0, only)
     found = bot.search(view, rng)
-    return Hint(found.choice, reason_for(view, found.choice, found), found.worlds)
+    parts = tuple(reason_parts(view, found.choice, found))
+    return Hint(found.choice, render(parts), found.worlds, parts)
 
 
 def _position_seed(view: View) -> str:
@@ -71,77 +127,74 @@ def _position_seed(view: View) -> str:
 
 def reason_for(view: View, action: Action, found: Search | None = None) -> str:
     """One line that says why ``action`` is good for the seat of ``view``."""
-    why = _why(view, action)
+    return render(reason_parts(view, action, found))
+
+
+def reason_parts(view: View, action: Action, found: Search | None = None) -> list[Part]:
+    """Why ``action`` is good for the seat of ``view``, as pieces of :data:`REASONS`."""
+    parts = _why(view, action)
     if found is not None and found.choice != found.baseline and action in found.candidates:
         gain = found.gains[found.candidates.index(action)]
-        why += (f" (the search found it {gain:+.1f} points a deal better than "
-                f"{found.baseline} over {found.worlds} imagined deals)")
-    return why
+        parts.append(("more.search", {"gain": f"{gain:+.1f}", "baseline": str(found.baseline),
+                                      "worlds": str(found.worlds)}))
+    return parts
 
 
-def _verb(action: Action, view: View) -> str:
+def _verb(action: Action, view: View) -> Part:
     cards = format_cards(action.cards)
     match action.kind:
         case "draw-stock":
-            return "draw from the stock"
+            return "verb.draw-stock", {}
         case "draw-pile":
             top = view.pile_top
-            card = cards or (str(top) if top is not None else "")
-            return f"take the {card} from the pile"
+            return "verb.take", {"card": cards or (str(top) if top is not None else "")}
         case "meld":
-            return f"meld {cards}"
+            return "verb.meld", {"cards": cards}
         case "layoff":
-            return f"lay off {cards} on meld {action.meld}"
+            return "verb.layoff", {"cards": cards, "meld": str(action.meld)}
         case "discard":
-            return f"discard {cards}"
-        case "end":
-            return "end the deal"
-    return str(action)
+            return "verb.discard", {"cards": cards}
+    return "verb.end", {}
 
 
-def _why(view: View, action: Action) -> str:
+def _why(view: View, action: Action) -> list[Part]:
     rules = view.rules
     hand = [int(c) for c in view.hand]
     verb = _verb(action, view)
     match action.kind:
         case "draw-pile":
             taken = _taken(view, action)
-            return f"{verb}: {_what_it_joins(taken[0], hand + taken[1:], view.melds, rules)}"
+            return [verb, _what_it_joins(taken[0], hand + taken[1:], view.melds, rules)]
         case "draw-stock":
             top = view.pile_top
             if top is None:
-                return f"{verb}: the pile is empty"
+                return [verb, ("why.pile-empty", {})]
             if not joins(int(top), hand, rules):
-                return (f"{verb}: the {top} on the pile joins no meld of yours, and taking it "
-                        "would show what you collect")
-            return (f"{verb}: the {top} on the pile would make a meld, but an unknown card "
-                    "leaves you a better hand")
+                return [verb, ("why.pile-useless", {"card": str(top)})]
+            return [verb, ("why.pile-worse", {"card": str(top)})]
         case "meld":
-            points = sum(card_points(c, rules) for c in action.cards)
-            left = len(hand) - len(action.cards)
-            out = " and goes out" if left == 0 else ""
-            return f"{verb}: {points} points out of your hand{out}"
+            points = str(sum(card_points(c, rules) for c in action.cards))
+            out = len(hand) == len(action.cards)
+            return [verb, ("why.meld-out" if out else "why.meld-points", {"points": points})]
         case "layoff":
-            points = card_points(action.cards[0], rules)
-            return f"{verb}: {points} points out of your hand, into a meld on the table"
+            points = str(card_points(action.cards[0], rules))
+            return [verb, ("why.layoff-points", {"points": points})]
         case "discard":
-            return f"{verb}: {_discard_reason(view, action.cards[0], hand)}{_held(view)}"
-        case "end":
-            return f"{verb}: no pile card is worth taking when the stock is empty"
-    return verb
+            return [verb, *_discard_reason(view, action.cards[0], hand), *_held(view)]
+    return [verb, ("why.end", {})]
 
 
-def _held(view: View) -> str:
+def _held(view: View) -> list[Part]:
     """What a discard leaves unmelded that could have been melded now, and why."""
     melds = [a for a in view.legal_actions if a.kind == "meld"]
     if not melds:
-        return ""
+        return []
     biggest = max(melds, key=lambda a: (len(a.cards), a.cards))
     rules = view.rules
-    why = ""
+    cards = format_cards(_ordered(biggest.cards))
     if rules.rummy_multiplier > 1 and not view.laid[view.seat]:
-        why = f" to go out all at once (rummy pays {rules.rummy_multiplier}x)"
-    return f"; holds {format_cards(_ordered(biggest.cards))} back{why}"
+        return [("more.holds-rummy", {"cards": cards, "times": str(rules.rummy_multiplier)})]
+    return [("more.holds", {"cards": cards})]
 
 
 def _taken(view: View, action: Action) -> list[int]:
@@ -149,15 +202,16 @@ def _taken(view: View, action: Action) -> list[int]:
     return [int(c) for c in view.pile[pile_index(view, action):]]
 
 
-def _what_it_joins(card: int, hand: Sequence[int], table: Sequence[Meld], rules: Rules) -> str:
+def _what_it_joins(card: int, hand: Sequence[int], table: Sequence[Meld],
+                   rules: Rules) -> Part:
     with_it = [m for m in find_melds([*hand, card], rules) if card in m]
     if with_it:
         best = max(with_it, key=lambda m: (len(m), sum(card_points(c, rules) for c in m)))
-        return f"it completes {format_cards(_ordered(best))}"
+        return "why.completes", {"cards": format_cards(_ordered(best))}
     for number, meld in enumerate(table, 1):
         if fits(meld, card, rules):
-            return f"it lays off on meld {number}"
-    return "it gives you the most points in melds"
+            return "why.lays-off", {"meld": str(number)}
+    return "why.most-points", {}
 
 
 def _ordered(cards: Sequence[int]) -> list[int]:
@@ -165,12 +219,12 @@ def _ordered(cards: Sequence[int]) -> list[int]:
     return sorted(cards, key=lambda c: (c == JOKER_CODE, c % 13, c // 13))
 
 
-def _discard_reason(view: View, card: int, hand: list[int]) -> str:
+def _discard_reason(view: View, card: int, hand: list[int]) -> list[Part]:
     rules = view.rules
     _, melds = partition(hand, rules)
     loose = without(hand, [c for m in melds for c in m])
     if card not in loose:
-        return "your other cards make the better melds"
+        return [("why.better-melds", {})]
     opponents = [s for s in range(len(view.hand_sizes)) if s != view.seat and view.active[s]]
     wanted, unwanted = opponent_interest(view)
     unseen = list(view.knowledge.unseen)
@@ -179,36 +233,35 @@ def _discard_reason(view: View, card: int, hand: list[int]) -> str:
     costs = discard_costs(hand, pool or [card], rules=rules, table=view.melds, unseen=unseen,
                           opponent_sizes=[view.hand_sizes[s] for s in opponents],
                           wanted=wanted, unwanted=unwanted)
-    kept = _pairs_kept(card, loose)
     points = card_points(card, rules)
     highest = max((card_points(c, rules) for c in pool), default=points)
     safe = not any(fits(m, card, rules) for m in view.melds)
     close = any(view.hand_sizes[s] <= 3 for s in opponents)
-    parts: list[str] = []
     if close and points == highest:
-        parts.append(f"{CARDS[card]} is your highest loose card and an opponent is close "
-                     "to going out")
+        code = "why.highest-close"
     elif points == highest and safe:
-        parts.append(f"{CARDS[card]} is your highest card that no opponent is likely to use")
+        code = "why.highest-safe"
     elif points == highest:
-        parts.append(f"{CARDS[card]} is your highest loose card")
+        code = "why.highest"
     elif safe and costs.get(card, 0.0) <= min(costs.values(), default=0.0):
-        parts.append(f"{CARDS[card]} fits no meld of yours and is the safest to give")
+        code = "why.safest"
     else:
-        parts.append(f"{CARDS[card]} fits no meld of yours")
-    if kept:
-        parts.append(f"keeps {kept}")
-    return ", ".join(parts)
+        code = "why.loose"
+    parts: list[Part] = [(code, {"card": str(CARDS[card])})]
+    kept = _pair_kept(card, loose)
+    if kept is not None:
+        pair, kind = kept
+        parts.append((f"more.keeps-{kind}", {"cards": format_cards(pair)}))
+    return parts
 
 
-def _pairs_kept(card: int, loose: Sequence[int]) -> str:
-    """The first pair of loose cards (other than ``card``) one card short of a meld, as
-    words: "7H 8H for a run" or "9C 9D for a set"."""
+def _pair_kept(card: int, loose: Sequence[int]) -> tuple[list[int], str] | None:
+    """The first pair of loose cards (other than ``card``) one card short of a meld, and
+    whether it is for a run or a set."""
     others = sorted((c for c in loose if c not in (card, JOKER_CODE)),
                     key=lambda c: (c // 13, c % 13))
     for i, a in enumerate(others):
         for b in others[i + 1:]:
             if near(a, b):
-                kind = "set" if a % 13 == b % 13 else "run"
-                return f"{format_cards([a, b])} for a {kind}"
-    return ""
+                return [a, b], "set" if a % 13 == b % 13 else "run"
+    return None

@@ -313,7 +313,7 @@ def create_app(
     async def refusal(table: Table, seat: int, raw: str, bucket: Bucket,
                       send: Send) -> str | HubError | None:
         if not bucket.take():
-            return "too many messages: slow down"
+            return HubError("too many messages: slow down", code="rate")
         if len(raw.encode()) > MAX_MESSAGE:
             return f"message too long (at most {MAX_MESSAGE} bytes)"
         try:

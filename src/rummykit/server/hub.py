@@ -64,7 +64,9 @@ class HubError(ValueError):
     """A request the hub refuses; the message is for the person who made it.
 
     A refused action also carries ``code`` (a key of :data:`rummykit.errors.REFUSALS`, or
-    ``"notation"`` for an action not written in the notation) and its ``params``; other
+    one of the table's own: ``"notation"`` for an action not written in the notation,
+    ``"game-waiting"``, ``"hint-not-playing"``, ``"hint-not-your-turn"``, ``"hint-busy"``,
+    ``"rate"``) and its ``params``, so that a page can say it in its own language; other
     refusals have no code."""
 
     def __init__(self, message: str, status: int = 400, *, code: str | None = None,
@@ -397,15 +399,15 @@ class Hub:
     def _checked(self, table: Table, seat: int, text: str) -> Action:
         """``text`` as an action ``seat`` may play now (the caller holds the lock)."""
         if not isinstance(text, str) or not text.strip() or len(text) > 120:
-            raise HubError("an action is a short text in the record notation")
+            raise HubError("an action is a short text in the record notation", code="notation")
         if table.status == "waiting":
-            raise HubError("the game starts when every seat is taken")
+            raise HubError("the game starts when every seat is taken", code="game-waiting")
         if table.status == "finished" or table.match.is_over:
             raise HubError("the match is over", code="match-over")
         deal = table.match.deal
         if deal.to_move != seat:
             raise HubError(f"it is {table.names[deal.to_move]}'s turn, not yours",
-                           code="not-your-turn")
+                           code="not-your-turn", params={"name": table.names[deal.to_move]})
         try:
             action = Action.parse(text)
             deal.verify(action)
@@ -421,11 +423,11 @@ class Hub:
         counted for the deal's summary: the caller broadcasts the new count."""
         async with table.lock:
             if table.status != "playing" or table.match.is_over:
-                raise HubError("a hint is for a game in play")
+                raise HubError("a hint is for a game in play", code="hint-not-playing")
             if table.match.deal.to_move != seat:
-                raise HubError("a hint is for your own turn", code="not-your-turn")
+                raise HubError("a hint is for your own turn", code="hint-not-your-turn")
             if seat in table.hinting:
-                raise HubError("your hint is still being worked out")
+                raise HubError("your hint is still being worked out", code="hint-busy")
             seen = view(table.match, seat)
             seq = table.seq
             table.hinting.add(seat)
@@ -439,7 +441,8 @@ class Hub:
         counts = table.hints.setdefault(seen.deal_number, [0] * table.players)
         counts[seat] += 1
         return {"type": "hint", "seq": seq, "action": str(found.action),
-                "reason": found.reason}
+                "reason": found.reason,
+                "parts": [[code, params] for code, params in found.parts]}
 
     async def _commit(self, table: Table, seat: int, action: Action) -> None:
         """Write the action, then play it (the caller holds the table's lock)."""

@@ -18,31 +18,16 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 
-const RANK_WORDS = { A: "ace", J: "jack", Q: "queen", K: "king" };
-const SUIT_WORDS = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
-
-// "seven of hearts": what a screen reader says of a card.
-function cardName(card) {
-  if (card === "JK") return "joker";
-  const rank = card.slice(0, -1);
-  return `${RANK_WORDS[rank] || rank} of ${SUIT_WORDS[card.slice(-1)]}`;
-}
-
-// "7♥": a card in running text.
-function cardText(card) {
-  return card === "JK" ? "joker" : card.slice(0, -1) + SUITS[card.slice(-1)];
-}
-
 function cardEl(card, opts = {}) {
   const node = el("span", { class: "card" + (opts.small ? " small" : ""), "data-card": card,
     title: cardName(card), "aria-label": cardName(card), role: "img" });
   if (card === "JK") {
     node.classList.add("joker");
-    node.append(el("span", { text: "★" }), el("span", { class: "suit", text: "JK" }));
+    node.append(el("span", { text: "★" }), el("span", { class: "suit", text: "JK" }));  // a joker looks the same everywhere
   } else {
     const suit = card.slice(-1), rank = card.slice(0, -1);
     if (suit === "H" || suit === "D") node.classList.add("red");
-    node.append(el("span", { text: rank }), el("span", { class: "suit", text: SUITS[suit] }));
+    node.append(el("span", { text: rankLetter(rank) }), el("span", { class: "suit", text: SUITS[suit] }));
   }
   return node;
 }

@@ -19,7 +19,7 @@ function text(value) {
 
 function renderOptions() {
   const preset = PRESETS[document.getElementById("preset").value];
-  document.getElementById("preset-source").textContent = preset.source;
+  document.getElementById("preset-source").textContent = t(`preset.${document.getElementById("preset").value}`);
   const box = document.getElementById("options");
   box.replaceChildren();
   const names = [...FIXED, ...Object.keys(preset.options).filter((k) => !FIXED.includes(k))];
@@ -33,7 +33,7 @@ function renderOptions() {
       input = el("input", { name, value, "data-default": value, size: 14 });
     }
     input.addEventListener("change", updateRules);
-    box.append(el("label", { title: HELP[name] }, name, input, el("span", { class: "muted", text: HELP[name] })));
+    box.append(el("label", { title: t(`option.${name}`) }, el("code", { text: name }), input, el("span", { class: "muted", text: t(`option.${name}`) })));
   }
   updateRules();
 }
@@ -62,20 +62,20 @@ async function updateRules() {
 }
 
 function seatRow(index, kind, name, level) {
-  const kindSel = el("select", { name: "kind", "aria-label": `seat ${index + 1} kind` },
-    el("option", { value: "person", selected: kind === "person" }, "person"),
-    el("option", { value: "bot", selected: kind === "bot" }, "bot"));
-  const levelSel = el("select", { name: "level", "aria-label": `seat ${index + 1} bot level` },
-    ...BOTS.map((b) => el("option", { value: b, selected: b === level }, b)));
+  const kindSel = el("select", { name: "kind", "aria-label": t("seat.aria_kind", { n: index + 1 }) },
+    el("option", { value: "person", selected: kind === "person" }, t("kind.person")),
+    el("option", { value: "bot", selected: kind === "bot" }, t("kind.bot")));
+  const levelSel = el("select", { name: "level", "aria-label": t("seat.aria_level", { n: index + 1 }) },
+    ...BOTS.map((b) => el("option", { value: b, selected: b === level }, t(`level.${b}`))));
   // The master searches each decision: how long it thinks (the server's default, or one
   // of these), sent as its level "master(think=S)".
   // Quicker than the server's time may be chosen, never longer.
-  const thinkSel = el("select", { name: "think", "aria-label": `seat ${index + 1} thinking time`,
-                                  title: "how long the master thinks over each move" },
-    el("option", { value: "" }, `thinks ${THINK} s a move`),
-    ...[0.1, 0.3, 1, 3].filter((t) => t < THINK).map((t) =>
-      el("option", { value: String(t) }, `thinks ${t} s a move`)));
-  const nameIn = el("input", { name: "name", value: name, maxlength: 40, "aria-label": `seat ${index + 1} name` });
+  const thinkSel = el("select", { name: "think", "aria-label": t("seat.aria_think", { n: index + 1 }),
+                                  title: t("think.title") },
+    el("option", { value: "" }, t("think.option", { s: THINK })),
+    ...[0.1, 0.3, 1, 3].filter((s) => s < THINK).map((s) =>
+      el("option", { value: String(s) }, t("think.option", { s }))));
+  const nameIn = el("input", { name: "name", value: name, maxlength: 40, "aria-label": t("seat.aria_name", { n: index + 1 }) });
   const sync = () => {
     levelSel.classList.toggle("hidden", kindSel.value !== "bot");
     thinkSel.classList.toggle("hidden", kindSel.value !== "bot" || levelSel.value !== "master");
@@ -83,14 +83,14 @@ function seatRow(index, kind, name, level) {
   kindSel.addEventListener("change", sync);
   levelSel.addEventListener("change", sync);
   sync();
-  return el("div", { class: "seat-row" }, el("strong", { text: `Seat ${index + 1} ` }), kindSel, " ", nameIn, " ", levelSel, " ", thinkSel);
+  return el("div", { class: "seat-row" }, el("strong", { text: t("seat.n", { n: index + 1 }) + " " }), kindSel, " ", nameIn, " ", levelSel, " ", thinkSel);
 }
 
 function addSeat() {
   const rows = document.getElementById("seats");
   const n = rows.children.length;
   if (n >= 6) return;
-  const names = ["You", "Bruno", "Carla", "Dario", "Elena", "Fabio"];
+  const names = t("index.names").split(",");
   rows.append(seatRow(n, n === 0 ? "person" : "bot", names[n], BOTS.includes("expert") ? "expert" : BOTS[0]));
 }
 
@@ -135,7 +135,7 @@ async function init() {
   PRESETS = data.presets; HELP = data.help; BOTS = data.bots; THINK = data.think;
   const select = document.getElementById("preset");
   for (const [name, preset] of Object.entries(PRESETS)) {
-    select.append(el("option", { value: name, selected: name === "classic" }, `${name} — ${preset.source}`));
+    select.append(el("option", { value: name, selected: name === "classic" }, `${name} — ${t(`preset.${name}`)}`));
   }
   select.addEventListener("change", renderOptions);
   renderOptions();
@@ -148,4 +148,4 @@ async function init() {
   document.getElementById("new-table").addEventListener("submit", start);
 }
 
-init();
+i18nReady.then(init);

@@ -13,7 +13,7 @@ function showError(message) {
 function load(answer) {
   data = answer;
   index = 0;
-  if (answer.error) showError(`The record stops being legal here: ${answer.error}`);
+  if (answer.error) showError(t("replay.illegal", { error: answer.error }));
   else document.getElementById("error").classList.add("hidden");
   const slider = document.getElementById("slider");
   slider.max = String(Math.max(answer.frames.length - 1, 0));
@@ -26,20 +26,22 @@ function render() {
   if (!frame) return;
   document.getElementById("slider").value = String(index);
   const who = frame.by === null || frame.by === undefined ? "" : `${data.players[frame.by]}: `;
-  document.getElementById("step").textContent =
-    `Step ${index + 1} of ${data.frames.length} · deal ${frame.deal} · ` + (frame.action ? `${who}${frame.action}` : "the deal");
-  let meta = `Rules: ${data.rules} · stock ${frame.stock} · totals ` +
-    data.players.map((p, i) => `${p} ${frame.totals[i]}`).join(", ");
+  document.getElementById("step").textContent = t("replay.step", { i: index + 1, n: data.frames.length,
+    deal: frame.deal, what: frame.action ? `${who}${frame.action}` : t("replay.the_deal") });
+  let meta = t("replay.meta", { rules: data.rules, stock: frame.stock,
+    totals: data.players.map((p, i) => `${p} ${frame.totals[i]}`).join(", ") });
   if (frame.result) {
     const r = frame.result;
-    meta += ` · deal over: ${r.winner === null ? "nobody went out" : `${data.players[r.winner]} went out`}${r.rummy ? " (rummy)" : ""}, points ${r.points.join("/")}`;
+    const who = r.winner === null ? t("end.deal.none")
+      : t(r.rummy ? "deal.rummy" : "deal.out", { name: data.players[r.winner] }).replace(/[.!]$/, "");
+    meta += t("replay.over", { who, points: r.points.join("/") });
   }
   document.getElementById("meta").textContent = meta;
   const hands = document.getElementById("hands");
   hands.replaceChildren();
   frame.hands.forEach((hand, i) => {
     const row = el("div", { class: "seat" + (frame.to_move === i && !frame.result ? " turn" : ""), "data-seat": i },
-      el("div", { class: "name", text: data.players[i] + (frame.dealer === i ? " (dealer)" : "") }));
+      el("div", { class: "name", text: frame.dealer === i ? t("replay.dealer", { name: data.players[i] }) : data.players[i] }));
     const cards = el("div", { class: "hand" });
     for (const c of hand) cards.append(cardEl(c, { small: true }));
     row.append(cards);
@@ -47,11 +49,11 @@ function render() {
   });
   const melds = document.getElementById("melds");
   melds.replaceChildren();
-  if (!frame.table.length) melds.append(el("span", { class: "muted", text: "No meld yet." }));
+  if (!frame.table.length) melds.append(el("span", { class: "muted", text: t("meld.none") }));
   frame.table.forEach((meld, k) => {
     const node = el("span", { class: "meld" }, el("span", { class: "num", text: k + 1 }));
     for (const c of meld.cards) node.append(cardEl(c, { small: true }));
-    node.title = `laid by ${data.players[meld.owner]}`;
+    node.title = t("replay.laid_by", { name: data.players[meld.owner] });
     melds.append(node);
   });
   const pile = document.getElementById("pile");
@@ -87,6 +89,6 @@ document.getElementById("file").addEventListener("change", async (event) => {
 
 const params = new URLSearchParams(window.location.search);
 if (params.get("table")) {
-  api(`/api/tables/${params.get("table")}/frames?token=${encodeURIComponent(params.get("token") || "")}`)
-    .then(load).catch((err) => showError(err.message));
+  i18nReady.then(() => api(`/api/tables/${params.get("table")}/frames?token=${encodeURIComponent(params.get("token") || "")}`)
+    .then(load).catch((err) => showError(err.message)));
 }

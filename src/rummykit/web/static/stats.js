@@ -10,10 +10,10 @@ async function load() {
   const data = await api(`/api/stats?${query}`);
   const body = document.querySelector("#stats tbody");
   body.replaceChildren();
-  if (!data.stats.length) body.append(el("tr", {}, el("td", { colspan: 10, text: "No finished game yet." })));
+  if (!data.stats.length) body.append(el("tr", {}, el("td", { colspan: 10, text: t("stats.none") })));
   for (const s of data.stats) {
     body.append(el("tr", {},
-      el("td", { text: s.player + (s.kind === "bot" ? " (bot)" : "") }), el("td", { text: s.preset }),
+      el("td", { text: s.kind === "bot" ? t("stats.bot", { name: levelName(s.player) }) : s.player }), el("td", { text: s.preset }),
       el("td", { text: s.players }), el("td", { text: s.matches }), el("td", { text: s.matches_won }),
       el("td", { text: s.win_pct.toFixed(1) }), el("td", { text: `${s.deals_won}/${s.deals}` }),
       el("td", { text: s.points_per_deal.toFixed(2) }), el("td", { text: s.rummies }),
@@ -30,4 +30,4 @@ async function init() {
   await load();
 }
 
-init();
+i18nReady.then(init);

@@ -23,19 +23,19 @@ function nameOf(seat) { return state.table.seats[seat].name; }
 function connect() {
   const scheme = window.location.protocol === "https:" ? "wss" : "ws";
   socket = new WebSocket(`${scheme}://${window.location.host}/ws/${tableId}?token=${encodeURIComponent(token)}`);
-  document.getElementById("conn").textContent = "connecting…";
-  socket.onopen = () => { retry = 0; document.getElementById("conn").textContent = "connected"; };
+  document.getElementById("conn").textContent = t("conn.connecting");
+  socket.onopen = () => { retry = 0; document.getElementById("conn").textContent = t("conn.connected"); };
   socket.onmessage = (event) => receive(JSON.parse(event.data));
   socket.onclose = (event) => {
     if (event.code === 4410) {  // a table this version can no longer rebuild: do not retry
-      document.getElementById("conn").textContent = "this table can no longer be played";
+      document.getElementById("conn").textContent = t("conn.broken");
       return;
     }
     if (event.code === 4403 || event.code === 4404) {  // a bad link: do not retry
-      document.getElementById("conn").textContent = "this link does not open a seat";
+      document.getElementById("conn").textContent = t("conn.bad_link");
       return;
     }
-    document.getElementById("conn").textContent = "reconnecting…";
+    document.getElementById("conn").textContent = t("conn.reconnecting");
     retry = Math.min(retry + 1, 6);
     setTimeout(connect, 250 * 2 ** retry);
   };
@@ -43,7 +43,7 @@ function connect() {
 
 function send(action) {
   hideError();
-  if (!socket || socket.readyState !== WebSocket.OPEN) { showError("Not connected: reconnecting…"); return; }
+  if (!socket || socket.readyState !== WebSocket.OPEN) { showError(t("err.not_connected")); return; }
   socket.send(JSON.stringify({ type: "action", action }));
 }
 
@@ -56,12 +56,12 @@ function hideError() { document.getElementById("error").classList.add("hidden");
 
 function receive(message) {
   if (message.type === "error") {
-    showError(message.message);
-    if (!state) document.getElementById("status").textContent = message.message;
+    showError(refusalText(message));
+    if (!state) document.getElementById("status").textContent = refusalText(message);
     return;
   }
   if (message.type === "hint") { showHint(message); return; }
-  if (message.type === "why") { showWhy(message.legal ? "You can do that now." : message.message); return; }
+  if (message.type === "why") { showWhy(message.legal ? t("why.legal") : refusalText(message)); return; }
   if (message.type !== "view") return;
   const before = state;
   state = message;
@@ -101,11 +101,11 @@ function announce(before) {
   const added = v.history_length - before.view.history_length;
   if (added <= 0) return;
   const events = v.events.filter(([index]) => index >= before.view.history_length);
-  if (events.length) banner(EVENTS[events[events.length - 1][1]]);
+  if (events.length) banner(t(`event.${events[events.length - 1][1]}`));
   const lines = logLines().slice(-added).filter((line) => line.seat !== v.seat);
   if (!lines.length) return;
   document.getElementById("announce").textContent = lines.map((line) =>
-    (line.seat === null ? "" : `${nameOf(line.seat)} `) + line.what + ".").join(" ");
+    line.what).join(" ");
 }
 
 // The cards this seat just drew: what its hand gained with its own last draw.
@@ -218,49 +218,49 @@ function render() {
 let rendered = null;  // the state the page shows now (for motion)
 
 function renderAll() {
-  const v = state.view, t = state.table;
-  document.getElementById("rules").textContent = `Rules: ${t.rules}`;
-  document.getElementById("deal").textContent = `Deal ${v.deal_number}`;
+  const v = state.view, tb = state.table;
+  document.getElementById("rules").textContent = t("status.rules", { rules: tb.rules });
+  document.getElementById("deal").textContent = t("status.deal", { n: v.deal_number });
   document.getElementById("status").textContent = statusText();
   renderSeats(); renderMiddle(); renderMelds(); renderHandCards(); renderButtons(); renderLog();
 }
 
 function statusText() {
-  const v = state.view, t = state.table;
-  if (t.status === "waiting") {
-    const missing = t.seats.filter((s) => !s.joined).map((s) => s.name);
-    return `Waiting for ${missing.join(", ")} to open their link.`;
+  const v = state.view, tb = state.table;
+  if (tb.status === "waiting") {
+    const missing = tb.seats.filter((s) => !s.joined).map((s) => s.name);
+    return t("status.waiting", { names: missing.join(", ") });
   }
   if (v.match_over) {
-    return v.match_winner === null ? "The match is over: no single winner." : `The match is over: ${nameOf(v.match_winner)} wins.`;
+    return v.match_winner === null ? t("status.over_tie") : t("status.over", { name: nameOf(v.match_winner) });
   }
   if (v.to_move === v.seat) {
-    if (v.must_use) return `Your turn: meld or lay off ${v.must_use}, then discard.`;
-    return v.phase === "draw" ? "Your turn: draw from the stock or the pile." : "Your turn: meld, lay off, or discard to end your turn.";
+    if (v.must_use) return t("status.must_use", { card: cardText(v.must_use) });
+    return v.phase === "draw" ? t("status.draw") : t("status.play");
   }
-  return `${nameOf(v.to_move)} is playing…`;
+  return t("status.playing", { name: nameOf(v.to_move) });
 }
 
 function renderSeats() {
-  const v = state.view, t = state.table, box = document.getElementById("seats");
+  const v = state.view, tb = state.table, box = document.getElementById("seats");
   box.replaceChildren();
-  t.seats.forEach((seat, i) => {
+  tb.seats.forEach((seat, i) => {
     let last = "";
     const lines = logLines();
-    for (let k = lines.length - 1; k >= 0; k--) if (lines[k].seat === i) { last = lines[k].what; break; }
+    for (let k = lines.length - 1; k >= 0; k--) if (lines[k].seat === i) { last = lines[k].short; break; }
     const fan = el("div", { class: "fan", "aria-hidden": "true" });
     if (i !== v.seat) for (let k = 0; k < Math.min(v.hand_sizes[i], 14); k++) fan.append(backEl(true));
     else fan.classList.add("hidden");
     const facts = [];
-    if (t.opening) facts.push(v.opened[i] ? "opened" : `not opened (needs ${t.opening})`);
-    if (t.melded) facts.push(`melded ${t.melded[i]} this deal`);
+    if (tb.opening) facts.push(v.opened[i] ? t("seat.opened") : t("seat.not_opened", { n: tb.opening }));
+    if (tb.melded) facts.push(t("seat.melded", { n: tb.melded[i] }));
     const node = el("div", { class: "seat" + (v.to_move === i && !v.match_over ? " turn" : ""), "data-seat": i,
-      "aria-label": `${seat.name}: ${v.hand_sizes[i]} cards, score ${v.totals[i]}` + (v.to_move === i ? ", to move" : "") },
-      el("div", { class: "name" }, seat.name + (i === v.seat ? " (you)" : "") + (seat.kind === "bot" ? ` · ${seat.level} bot` : "")),
+      "aria-label": t(v.to_move === i ? "seat.aria_moving" : "seat.aria", { name: seat.name, cards: tn("n.cards", v.hand_sizes[i]), score: v.totals[i] }) },
+      el("div", { class: "name" }, (i === v.seat ? t("seat.you", { name: seat.name }) : seat.name) + (seat.kind === "bot" ? " · " + t("seat.bot", { level: levelName(seat.level) }) : "")),
       fan,
-      el("div", {}, `${v.hand_sizes[i]} cards · score ${v.totals[i]}` + (v.dealer === i ? " · dealer" : "") + (v.active[i] ? "" : " · out")),
+      el("div", {}, tn("n.cards", v.hand_sizes[i]) + " · " + t("seat.score", { score: v.totals[i] }) + (v.dealer === i ? " · " + t("seat.dealer") : "") + (v.active[i] ? "" : " · " + t("seat.out"))),
       facts.length ? el("div", { class: "facts", text: facts.join(" · ") }) : null,
-      el("div", { class: "last" }, last ? `last: ${last}` : (seat.joined ? "" : "not here yet")));
+      el("div", { class: "last" }, last ? t("seat.last", { what: last }) : (seat.joined ? "" : t("seat.absent"))));
     box.append(node);
   });
 }
@@ -273,13 +273,13 @@ function renderMiddle() {
   stock.replaceChildren();
   const stockCard = backEl();
   stockCard.append(el("span", { text: String(v.stock_size) }));
-  if (canDo("draw stock")) { stockCard.classList.add("clickable"); stockCard.title = "draw stock (s)"; stockCard.onclick = () => send("draw stock"); }
-  stockCard.setAttribute("aria-label", `stock, ${v.stock_size} cards`);
+  if (canDo("draw stock")) { stockCard.classList.add("clickable"); stockCard.title = t("stock.title"); stockCard.onclick = () => send("draw stock"); }
+  stockCard.setAttribute("aria-label", t("stock.aria", { cards: tn("n.cards", v.stock_size) }));
   if (hinted && hinted.action === "draw stock") stockCard.classList.add("hinted");
   stock.append(stockCard);
   const pile = document.getElementById("pile");
   pile.replaceChildren();
-  if (!v.pile.length) pile.append(el("span", { class: "muted", text: "empty" }));
+  if (!v.pile.length) pile.append(el("span", { class: "muted", text: t("pile.empty") }));
   const spread = v.pile.length > 1;  // rummy500: the whole pile is shown
   v.pile.forEach((card, i) => {
     const node = cardEl(card, { small: spread && i < v.pile.length - 1 });
@@ -288,34 +288,34 @@ function renderMiddle() {
     if (hinted && hinted.action === action) node.classList.add("hinted");
     if (canDo(action)) {
       node.classList.add("clickable");
-      node.title = top ? "draw pile (p)" : `take ${card} and every card above it`;
+      node.title = top ? t("pile.title") : t("pile.deep", { card: cardText(card) });
       node.onclick = () => send(action);
     }
     pile.append(node);
   });
-  if (v.pile_size > v.pile.length) pile.prepend(el("span", { class: "muted", text: `${v.pile_size - v.pile.length} more below ` }));
+  if (v.pile_size > v.pile.length) pile.prepend(el("span", { class: "muted", text: t("pile.more", { n: v.pile_size - v.pile.length }) + " " }));
 }
 
 function renderMelds() {
   const v = state.view, box = document.getElementById("melds");
   box.replaceChildren();
-  if (!v.table.length) { box.append(el("span", { class: "muted", text: "No meld yet." })); return; }
+  if (!v.table.length) { box.append(el("span", { class: "muted", text: t("meld.none") })); return; }
   const cards = selectedCards();
   const owners = [...new Set(v.table.map((m) => m.owner))];
   for (const owner of owners) {
-    box.append(el("div", { class: "owner", text: `${nameOf(owner)}'s melds` }));
+    box.append(el("div", { class: "owner", text: t("meld.owner", { name: nameOf(owner) }) }));
     const row = el("div");
     for (const meld of v.table.filter((m) => m.owner === owner)) {
       const node = el("span", { class: "meld", "data-meld": meld.number }, el("span", { class: "num", text: meld.number }));
       meld.cards.forEach((c, k) => {
         const card = cardEl(c, { small: true });
-        if (c === "JK") card.title = `joker as ${meld.represents[k]}`;
+        if (c === "JK") card.title = t("meld.joker", { card: cardName(meld.represents[k]) });
         node.append(card);
       });
       const options = layoffOptions(cards, meld.number);
       if (options.length) {
         node.classList.add("target");
-        node.title = "lay off the selected card here";
+        node.title = t("meld.target");
         node.onclick = () => choose(options);
       }
       row.append(node);
@@ -371,7 +371,7 @@ function renderHandCards() {
     node.setAttribute("aria-pressed", selected.has(i) ? "true" : "false");
     node.draggable = true;
     if (selected.has(i)) node.classList.add("selected");
-    if (fresh.includes(card) && order.indexOf(card) === i) { node.classList.add("new"); node.setAttribute("aria-label", `${cardName(card)}, just drawn`); }
+    if (fresh.includes(card) && order.indexOf(card) === i) { node.classList.add("new"); node.setAttribute("aria-label", t("card.new", { card: cardName(card) })); }
     if (hinted && hintCards().includes(card)) node.classList.add("hinted");
     if (i === focus && document.body.classList.contains("keyboard")) node.classList.add("focus");
     node.onclick = () => { toggle(i); };
@@ -428,22 +428,22 @@ function renderButtons() {
 function explain(id) {
   const v = state.view, cards = selectedCards();
   if (state.table.status !== "playing" || v.match_over) return showWhy(statusText());
-  if (v.to_move !== v.seat) return showWhy(`It is ${nameOf(v.to_move)}'s turn, not yours.`);
+  if (v.to_move !== v.seat) return showWhy(t("why.not_turn", { name: nameOf(v.to_move) }));
   const ask = (action) => { socket.send(JSON.stringify({ type: "why", action })); };
   switch (id) {
     case "btn-stock": return ask("draw stock");
     case "btn-pile": return ask("draw pile");
     case "btn-end": return ask("end");
-    case "btn-hint": return showWhy("A hint is for your own turn.");
+    case "btn-hint": return showWhy(t("why.hint_turn"));
     case "btn-meld":
-      if (cards.length < 3) return showWhy("Select the cards of a meld first (three or more).");
+      if (cards.length < 3) return showWhy(t("why.select_meld"));
       return ask(`meld ${cards.join(" ")}`);
     case "btn-layoff":
-      if (cards.length !== 1) return showWhy("Select the one card you want to lay off.");
-      if (!v.table.length) return showWhy("There is no meld on the table to lay off on yet.");
+      if (cards.length !== 1) return showWhy(t("why.select_layoff"));
+      if (!v.table.length) return showWhy(t("why.no_melds"));
       return ask(`layoff ${cards[0]} 1`);
     case "btn-discard":
-      if (cards.length !== 1) return showWhy("Select the one card you want to discard.");
+      if (cards.length !== 1) return showWhy(t("why.select_discard"));
       return ask(`discard ${cards[0]}`);
   }
 }
@@ -456,9 +456,9 @@ function showWhy(message) {
 function hideWhy() { document.getElementById("why").classList.add("hidden"); }
 
 function askHint() {
-  if (!socket || socket.readyState !== WebSocket.OPEN) { showError("Not connected: reconnecting…"); return; }
+  if (!socket || socket.readyState !== WebSocket.OPEN) { showError(t("err.not_connected")); return; }
   const box = document.getElementById("hint");
-  box.textContent = "Thinking about your best move…";
+  box.textContent = t("hint.thinking");
   box.classList.remove("hidden");
   socket.send(JSON.stringify({ type: "hint" }));
 }
@@ -467,14 +467,12 @@ function showHint(message) {
   if (!state || message.seq !== state.table.seq) return;  // the game moved on meanwhile
   hinted = message;
   const box = document.getElementById("hint");
-  const pile = state.view.pile, words = message.action.split(" ");
-  const taken = words[0] !== "draw" || words[1] !== "pile" ? null
-    : words[2] ? pile.slice(pile.lastIndexOf(words[2])) : pile.slice(-1);
-  // The reason names the action itself ("discard QC: QC is your highest card…").
-  const reason = message.reason.replace(/\b(10|[2-9AJQK])([CDHS])\b/g, (card) => cardText(card));
-  box.replaceChildren(el("strong", { text: "Hint: " }), reason.charAt(0).toUpperCase() + reason.slice(1) + ".");
+  // The reason in pieces, each translated: what to do, then why.
+  const texts = message.parts.map(([code, params]) => t(`reason.${code}`, reasonParams(params)));
+  const reason = texts.length > 1 ? t("reason.join", { verb: texts[0], why: texts.slice(1).join("") }) : texts[0];
+  box.replaceChildren(el("strong", { text: t("hint.label") + " " }), reason.charAt(0).toUpperCase() + reason.slice(1) + ".");
   box.dataset.action = message.action;
-  box.setAttribute("aria-label", `Hint: ${phrase(message.action, taken)}`);
+  box.setAttribute("aria-label", `${t("hint.label")} ${reason}`);
   box.classList.remove("hidden");
   renderHand(); renderMiddle(); keyCards();
 }
@@ -493,34 +491,37 @@ function hintCards() {
   return [];
 }
 
-// An action in words, with the cards a pile draw took (everyone saw them).
-function phrase(text, taken) {
+// A hint's params for the page: cards in the page's language, an action in words.
+function reasonParams(params) {
+  const out = {};
+  for (const [name, value] of Object.entries(params)) {
+    if (name === "card") out[name] = cardText(value);
+    else if (name === "cards") out[name] = value.split(" ").map(cardText).join(" ");
+    else if (name === "baseline") out[name] = phrase(value, null, "do");
+    else out[name] = value;
+  }
+  return out;
+}
+
+// An action in words, for the log ("you" or "other", with {name}) or as a thing to do
+// ("do"), with the cards a pile draw took (everyone saw them).
+function phrase(text, taken, who, name = "") {
   const words = text.split(" ");
   const cards = (list) => list.map(cardText).join(" ");
+  const say = (kind, params = {}) => t(`act.${who}.${kind}`, { name, ...params });
   switch (words[0]) {
     case "draw":
-      if (words[1] === "stock") return "draw from the stock";
-      if (taken && taken.length > 1) return `take ${cardText(taken[0])} and the ${taken.length - 1} card${taken.length > 2 ? "s" : ""} above it from the pile`;
-      if (taken && taken.length) return `take ${cardText(taken[0])} from the pile`;
-      return words[2] ? `take ${cardText(words[2])} and every card above it from the pile` : "take the top card of the pile";
-    case "meld": return `meld ${cards(words.slice(1))}`;
-    case "layoff": return `lay off ${cardText(words[1])} on meld ${words[2]}${words[3] === "low" ? " (at its low end)" : ""}`;
-    case "discard": return `discard ${cardText(words[1])}`;
-    case "end": return "leave the pile, which ends the deal";
+      if (words[1] === "stock") return say("draw_stock");
+      if (taken && taken.length > 1) return say("take_more", { card: cardText(taken[0]), more: tn("n.cards", taken.length - 1) });
+      if (taken && taken.length) return say("take", { card: cardText(taken[0]) });
+      return words[2] ? say("take_deep", { card: cardText(words[2]) }) : say("take_top");
+    case "meld": return say("meld", { cards: cards(words.slice(1)) });
+    case "layoff": return say(words[3] === "low" ? "layoff_low" : "layoff", { card: cardText(words[1]), meld: words[2] });
+    case "discard": return say("discard", { card: cardText(words[1]) });
+    case "end": return say("end");
     default: return text;
   }
 }
-
-const PAST = { "draw from": "drew from", take: "took", meld: "melded", "lay off": "laid off", discard: "discarded", leave: "left" };
-function past(text) {
-  for (const [now, then] of Object.entries(PAST)) if (text.startsWith(now)) return then + text.slice(now.length);
-  return text;
-}
-
-const EVENTS = {
-  "turn-over": "The stock ran out: the pile was turned over to make a new one",
-  refill: "The stock ran out: the pile was shuffled into a new one",
-};
 
 // The recent actions in words, oldest first, with the stock's turn-overs and refills.
 function logLines() {
@@ -531,9 +532,10 @@ function logLines() {
   const events = new Map(v.events.map(([index, kind]) => [index, kind]));
   v.history.forEach(([seat, text], i) => {
     const event = events.get(first + i);
-    if (event) lines.push({ seat: null, event: true, what: EVENTS[event] });
+    if (event) lines.push({ seat: null, event: true, what: t(`event.${event}`) });
     const taken = text.startsWith("draw pile") ? (v.pile_draws[k++] || [null, []])[1] : null;
-    lines.push({ seat, what: past(phrase(text, taken)) });
+    lines.push({ seat, what: phrase(text, taken, seat === v.seat ? "you" : "other", nameOf(seat)),
+      short: phrase(text, taken, "short") });
   });
   return lines;
 }
@@ -542,14 +544,13 @@ function renderLog() {
   const v = state.view, box = document.getElementById("log");
   box.replaceChildren();
   for (const line of logLines().slice(-40).reverse()) {
-    const who = line.seat === null ? "" : (line.seat === v.seat ? "You " : `${nameOf(line.seat)} `);
-    box.append(el("div", { class: line.event ? "event" : "", text: who + line.what + "." }));
+    box.append(el("div", { class: line.event ? "event" : "", text: line.what }));
   }
 }
 
 function handTable(names, hands, points, totals) {
   const table = el("table", { class: "data hands" });
-  table.append(el("tr", {}, el("th", { text: "Player" }), el("th", { text: "Hand left" }), el("th", { text: "Points" }), el("th", { text: "Total" })));
+  table.append(el("tr", {}, el("th", { text: t("th.player") }), el("th", { text: t("th.hand") }), el("th", { text: t("th.points") }), el("th", { text: t("th.total") })));
   names.forEach((name, i) => {
     const cell = el("td");
     for (const c of hands[i]) cell.append(cardEl(c, { small: true }));
@@ -560,54 +561,81 @@ function handTable(names, hands, points, totals) {
 }
 
 function summaries() {
-  const v = state.view, t = state.table;
-  const names = t.seats.map((s) => s.name);
+  const v = state.view, tb = state.table;
+  const names = tb.seats.map((s) => s.name);
   const body = document.getElementById("summary-body");
   const dialog = document.getElementById("summary");
   if (v.match_over && !shownMatchEnd) {
     shownMatchEnd = true;
     const result = v.deal_result;
-    body.replaceChildren(el("h2", { text: v.match_winner === null ? "Match over: no single winner" : `${names[v.match_winner]} wins the match` }),
+    body.replaceChildren(el("h2", { text: v.match_winner === null ? t("match.tie") : t("match.winner", { name: names[v.match_winner] }) }),
       el("p", { class: "match-end", text: matchEndText() }));
     if (result) {
-      body.append(el("p", { text: result.winner === null ? `The last deal ended with nobody out: ${result.why}.` : `${names[result.winner]} went out${result.rummy ? " with a rummy!" : "."}` }));
+      body.append(el("p", { text: dealEndText(result, names) }));
       body.append(handTable(names, v.revealed_hands, result.points, v.totals), hintsLine(v.deal_number));
     }
-    if (t.settlement) body.append(el("p", { class: "settlement", text: settlementText(names, t.settlement) }));
+    if (tb.settlement) body.append(el("p", { class: "settlement", text: settlementText(names, tb.settlement) }));
     body.append(sheetTable());
     const record = `/api/tables/${tableId}/record?token=${encodeURIComponent(token)}`;
     const replay = `/replay?table=${tableId}&token=${encodeURIComponent(token)}`;
-    body.append(el("p", {}, el("a", { href: record, download: `rummykit-${tableId}.json`, id: "download" }, "Download the record"), " · ",
-      el("a", { href: replay, id: "watch" }, "Watch the replay")));
-    body.append(el("p", {}, el("button", { type: "button", id: "rematch", onclick: rematch }, "Rematch")));
+    body.append(el("p", {}, el("a", { href: record, download: `rummykit-${tableId}.json`, id: "download" }, t("link.download")), " · ",
+      el("a", { href: replay, id: "watch" }, t("link.replay"))));
+    body.append(el("p", {}, el("button", { type: "button", id: "rematch", onclick: rematch }, t("btn.rematch"))));
     if (!dialog.open) dialog.showModal();
     return;
   }
   if (v.last_deal && v.deal_number > shownDeal + 1 && !v.match_over) {
     shownDeal = v.deal_number - 1;
     const r = v.last_deal;
-    body.replaceChildren(el("h2", { text: `Deal ${v.deal_number - 1} is over` }),
-      el("p", { text: r.winner === null ? `Nobody went out: ${r.why}.` : `${names[r.winner]} went out${r.rummy ? " with a rummy!" : "."}` }),
+    body.replaceChildren(el("h2", { text: t("deal.over", { n: v.deal_number - 1 }) }),
+      el("p", { text: dealEndText(r, names) }),
       handTable(names, r.hands, r.points, v.totals), hintsLine(v.deal_number - 1));
     if (!dialog.open) dialog.showModal();
   }
   if (state.table.rematch) {
-    const link = document.getElementById("rematch-link") || el("a", { id: "rematch-link" }, "Go to the rematch");
+    const link = document.getElementById("rematch-link") || el("a", { id: "rematch-link" }, t("link.rematch"));
     link.href = state.table.rematch;
     if (!link.isConnected) body.append(el("p", {}, link));
   }
 }
 
+// How a deal ended: who went out (with a rummy), or why nobody did.
+function dealEndText(result, names) {
+  if (result.winner !== null) return t(result.rummy ? "deal.rummy" : "deal.out", { name: names[result.winner] });
+  const why = result.end ? t(`end.deal.${result.end}`, { repetition: repetitionOf() }) : t("end.deal.none");
+  return t("deal.nobody", { why });
+}
+
+function repetitionOf() {
+  const match = /repetition=(\d+)/.exec(state.table.rules);
+  return match ? match[1] : "3";
+}
+
+// A refusal in the page's language: from its code and params where the catalog has the
+// code, else the server's own words.
+function refusalText(message) {
+  if (!message.code || !has(`refusal.${message.code}`)) return message.message;
+  const params = {};
+  for (const [name, value] of Object.entries(message.params || {})) {
+    if (name === "card" && typeof value === "string") params[name] = cardText(value);
+    else if (name === "cards" && typeof value === "string") params[name] = value.split(" ").map(cardText).join(" ");
+    else if (name === "player" || name === "name") params[name] = typeof value === "number" ? nameOf(value) : value;
+    else params[name] = Array.isArray(value) ? value.join(" ") : value;
+  }
+  return t(`refusal.${message.code}`, params);
+}
+
+
 // Why the match ended, in words.
 function matchEndText() {
-  const v = state.view, t = state.table;
+  const v = state.view, tb = state.table;
   const best = Math.max(...v.totals), leader = v.totals.indexOf(best);
   switch (v.match_end) {
-    case "one-deal": return "One deal is the whole game.";
-    case "target": return `The target is ${t.target}: ${nameOf(leader)} ended the match with ${best} points.`;
-    case "dealt-once": return "Everyone has dealt once.";
-    case "deals": return `The agreed ${v.sheet.length} deals have been played.`;
-    case "elimination": return "Everyone else went past the limit and is out.";
+    case "one-deal": return t("end.match.one-deal");
+    case "target": return t("end.match.target", { target: tb.target, name: nameOf(leader), points: best });
+    case "dealt-once": return t("end.match.dealt-once");
+    case "deals": return t("end.match.deals", { n: v.sheet.length });
+    case "elimination": return t("end.match.elimination");
     default: return "";
   }
 }
@@ -615,18 +643,18 @@ function matchEndText() {
 // 500 Rum: the winner collects from each opponent the difference of their totals.
 function settlementText(names, pay) {
   const winner = pay.findIndex((p) => p > 0);
-  const payers = names.map((n, i) => (pay[i] < 0 ? `${n} pays ${-pay[i]}` : null)).filter(Boolean);
-  if (winner < 0) return "Settlement: nobody pays.";
-  return `Settlement: ${names[winner]} collects ${pay[winner]} (${payers.join(", ")}).`;
+  const payers = names.map((n, i) => (pay[i] < 0 ? t("settlement.pays", { name: n, n: -pay[i] }) : null)).filter(Boolean);
+  if (winner < 0) return t("settlement.none");
+  return t("settlement.text", { name: names[winner], n: pay[winner], payers: payers.join(", ") });
 }
 
 // Every finished deal's points for each player, then the totals.
 function sheetTable() {
   const v = state.view, names = state.table.seats.map((s) => s.name);
   const table = el("table", { class: "data sheet", id: "sheet-table" });
-  table.append(el("tr", {}, el("th", { text: "Deal" }), ...names.map((n) => el("th", { text: n }))));
+  table.append(el("tr", {}, el("th", { text: t("th.deal") }), ...names.map((n) => el("th", { text: n }))));
   v.sheet.forEach((points, i) => table.append(el("tr", {}, el("td", { text: String(i + 1) }), ...points.map((p) => el("td", { text: String(p) })))));
-  table.append(el("tr", { class: "total" }, el("td", { text: "Total" }), ...v.totals.map((p) => el("td", { text: String(p) }))));
+  table.append(el("tr", { class: "total" }, el("td", { text: t("th.total") }), ...v.totals.map((p) => el("td", { text: String(p) }))));
   return table;
 }
 
@@ -640,15 +668,15 @@ function showSheet() {
 
 function sheetNote() {
   const v = state.view;
-  return el("p", { class: "muted", text: v.sheet.length ? `After ${v.sheet.length} deal${v.sheet.length > 1 ? "s" : ""}; deal ${v.deal_number} ${v.match_over ? "ended the match" : "is being played"}.` : "No deal has ended yet." });
+  return el("p", { class: "muted", text: !v.sheet.length ? t("sheet.empty") : v.match_over ? tn("sheet.over", v.sheet.length) : tn("sheet.after", v.sheet.length, { deal: v.deal_number }) });
 }
 
 // "Hints used: Anna 2": who asked for hints in a deal (nothing when nobody did).
 function hintsLine(deal) {
   const counts = (state.table.hints || {})[String(deal)];
-  if (!counts || !counts.some((n) => n)) return el("p", { class: "hints-used", text: "No hints used." });
+  if (!counts || !counts.some((n) => n)) return el("p", { class: "hints-used", text: t("hints.none") });
   const names = state.table.seats.map((s) => s.name);
-  return el("p", { class: "hints-used", text: "Hints used: " + names.map((n, i) => counts[i] ? `${n} ${counts[i]}` : null).filter(Boolean).join(", ") + "." });
+  return el("p", { class: "hints-used", text: t("hints.used", { list: names.map((n, i) => counts[i] ? `${n} ${counts[i]}` : null).filter(Boolean).join(", ") }) });
 }
 
 async function rematch() {
@@ -702,4 +730,4 @@ document.getElementById("btn-sheet").addEventListener("click", showSheet);
 document.getElementById("sort-suit").addEventListener("click", () => sortHand(true));
 document.getElementById("sort-rank").addEventListener("click", () => sortHand(false));
 document.addEventListener("keydown", onKey);
-connect();
+i18nReady.then(connect);
