@@ -1110,3 +1110,34 @@ def test_every_page_speaks_the_browsers_language(server: Server, pages: Pages, l
     page.wait_for_function("() => document.documentElement.lang === 'en'")
     ready(page)
     assert page.text_content("#btn-stock") == "Draw stock"
+
+
+def test_jokers_show_their_card_and_lay_offs_show_who_laid_them(server: Server,
+                                                                pages: Pages) -> None:
+    """On the table a joker shows the card it stands for, and a card laid off on another
+    player's meld shows who laid it (it scores for them in rummy500). The page is given a
+    view with such a table (its rendering is what is tested; Bob has not come yet, so no
+    message from the server replaces it)."""
+    table = server.table([person("Ann"), person("Bob")], rules="ramino", seed=2)
+    page = pages.new()
+    page.goto(server.url + table["seats"][0]["link"])
+    ready(page)
+    page.evaluate("""() => {
+        const message = JSON.parse(JSON.stringify(state));
+        message.view.table = [{number: 1, kind: "run", cards: ["5H", "JK", "7H"],
+                               represents: ["5H", "6H", "7H"], owner: 1, laid_by: [1, 1, 0]},
+                              {number: 2, kind: "set", cards: ["9C", "9D", "9S", "JK"],
+                               represents: ["9C", "9D", "9S", "9H"], owner: 0,
+                               laid_by: [0, 0, 0, 0]}];
+        receive(message);
+    }""")
+    joker = page.locator('#melds .meld[data-meld="1"] .card[data-card="JK"]')
+    assert joker.locator(".stands").inner_text() == "=6♥"
+    assert joker.get_attribute("aria-label") == "joker as six of hearts"
+    set_joker = page.locator('#melds .meld[data-meld="2"] .card[data-card="JK"]')
+    assert set_joker.locator(".stands").inner_text() == "=9♥"
+    laid = page.locator('#melds .meld[data-meld="1"] .card[data-card="7H"]')
+    assert laid.locator(".by").inner_text() == "An"
+    assert "laid off by Ann" in (laid.get_attribute("aria-label") or "")
+    # The owner's own cards carry no marker.
+    assert page.locator('#melds .meld[data-meld="1"] .card[data-card="5H"] .by').count() == 0

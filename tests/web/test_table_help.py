@@ -144,3 +144,71 @@ def test_a_hint_before_the_game_starts_is_refused(client: TestClient) -> None:
         conn.view()
         conn.send({"type": "hint"})
         assert "game in play" in recv_type(conn, "error")["message"]
+
+
+# -- the next deal waits for the people to read the summary ----------------------------
+
+
+def first_dealer_one(rules: str) -> int:
+    """A seed whose first dealer is seat 1 (so seat 1, the bot, starts the second deal of
+    a two-player match: the deal passes to the left)."""
+    from rummykit.engine.match import Match
+    from rummykit.rules import Rules
+
+    return next(seed for seed in range(100)
+                if Match(Rules.parse(rules), players=2, seed=seed).deal.dealer == 1)
+
+
+def play_first_deal(conn: Conn) -> dict[str, Any]:
+    """Ann draws from the stock, melds what she can and discards her highest card (the
+    bot plays its own turns) until the first deal ends; the view that shows the second."""
+    order = ["A", *map(str, range(2, 11)), "J", "Q", "K"]
+    acted = -1  # the position last acted on: the same view may come twice
+    while True:
+        message = conn.view()
+        view = message["view"]
+        if view["deal_number"] > 1:
+            return message
+        legal = view["legal_actions"]
+        if not legal or message["table"]["seq"] <= acted:
+            continue
+        acted = message["table"]["seq"]
+        melds = [a for a in legal if a.startswith("meld ")]
+        discards = [a for a in legal if a.startswith("discard ")]
+        if "draw stock" in legal:
+            conn.act("draw stock")
+        elif melds:
+            conn.act(melds[0])
+        else:
+            conn.act(max(discards, key=lambda a: order.index(a.split()[1][:-1])))
+
+
+@pytest.mark.parametrize("wait", [0.3, 30.0])
+def test_after_a_deal_the_bots_wait_for_the_summary_to_be_read(db_url: str,
+                                                              wait: float) -> None:
+    """A deal ends and the bot starts the next one: it waits until the person says
+    "seen" (closed the summary), or at most ``summary_wait`` seconds; the table says who
+    is still reading."""
+    rules = "classic"
+    seed = first_dealer_one(rules)
+    app = create_app(db_url, bot_delay=0.0, allow_seed=True, think=0.05, summary_wait=wait)
+    with TestClient(app) as client:
+        table_id, tokens = create(client, [person("Ann"), {"kind": "bot", "name": "Bob",
+                                                           "level": "greedy"}],
+                                  rules=rules, seed=seed)
+        with client.websocket_connect(f"/ws/{table_id}?token={tokens[0]}") as ws:
+            conn = Conn(ws, 0)
+            message = play_first_deal(conn)
+            assert message["view"]["to_move"] == 1
+            assert message["table"]["reading"] == [0]
+            seq = message["table"]["seq"]
+            if wait < 1:
+                # Nobody closes the summary: the bot goes on after the wait.
+                later = conn.until(lambda m: m["table"]["seq"] > seq)
+                assert later["table"]["reading"] == []
+                return
+            conn.quiet(0.6)  # the bot waits...
+            conn.send({"type": "seen"})
+            assert conn.view()["table"]["reading"] == []
+            # ...and plays as soon as the summary is closed.
+            assert conn.until(lambda m: m["table"]["seq"] > seq)["table"]["seq"] == seq + 1

@@ -30,7 +30,7 @@ from rummykit.db import connect
 from rummykit.engine.match import Match
 from rummykit.errors import RecordError, RulesError
 from rummykit.rules import OPTION_HELP, PRESET_SOURCES, PRESETS, Rules
-from rummykit.server.hub import Hub, HubError, SeatSpec, Send, Table
+from rummykit.server.hub import SUMMARY_WAIT, Hub, HubError, SeatSpec, Send, Table
 from rummykit.stats import Store
 
 __all__ = ["MAX_MESSAGE", "create_app"]
@@ -83,15 +83,16 @@ class Bucket:
 
 def create_app(
     database_url: str | None = None, *, bot_delay: float = 0.6, allow_seed: bool = False,
-    think: float = 1.0,
+    think: float = 1.0, summary_wait: float = SUMMARY_WAIT,
 ) -> FastAPI:
     """The app on the database at ``database_url`` (DATABASE_URL or ./var by default).
 
     ``allow_seed`` lets a table's creator choose its seed, and so know every card: for
     tests and demonstrations only. ``think`` is the seconds the master bot thinks over
-    each decision."""
+    each decision; ``summary_wait`` the longest the bots wait, after a deal, for the
+    people at the table to close its summary."""
     engine = connect(database_url)
-    hub = Hub(engine, bot_delay=bot_delay, think=think)
+    hub = Hub(engine, bot_delay=bot_delay, think=think, summary_wait=summary_wait)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -328,6 +329,9 @@ def create_app(
         if kind == "sync":
             await hub.broadcast(table)
             return None
+        if kind == "seen":
+            await hub.seen(table, seat)
+            return None
         if kind == "hint":
             # The search takes a while: the connection goes on hearing and sending.
             task = asyncio.get_running_loop().create_task(give_hint(table, seat, send))
@@ -341,7 +345,7 @@ def create_app(
             await send(await hub.why(table, seat, text))
             return None
         if kind != "action":
-            return f"unknown message type {kind!r}: action, hint, why, sync or ping"
+            return f"unknown message type {kind!r}: action, hint, why, seen, sync or ping"
         if "seat" in message and message["seat"] != seat:
             return "you can only play for your own seat"
         text = message.get("action")

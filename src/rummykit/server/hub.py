@@ -50,6 +50,10 @@ LEVEL_LIMIT = 20
 HISTORY_SENT = 60
 """The most recent actions sent with each view."""
 
+SUMMARY_WAIT = 20.0
+"""After a deal, the longest the bots wait for the people at the table to close its
+summary before the next deal goes on (seconds)."""
+
 HINT_THINK = 1.0
 """The longest a hint searches, in seconds (less where the server's ``--think`` is less)."""
 
@@ -120,6 +124,10 @@ class Table:
     shown in the deal summary, not part of the game)."""
     hinting: set[int] = field(default_factory=set)
     """The seats whose hint is being worked out (one at a time each)."""
+    reading: set[int] = field(default_factory=set)
+    """The people who have not yet closed the last deal's summary (the bots wait)."""
+    read: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set once nobody is reading the summary any more."""
 
     @property
     def players(self) -> int:
@@ -137,9 +145,11 @@ class Table:
 class Hub:
     """All tables, their storage and their connections."""
 
-    def __init__(self, engine: Engine, *, bot_delay: float = 0.6, think: float = 1.0) -> None:
+    def __init__(self, engine: Engine, *, bot_delay: float = 0.6, think: float = 1.0,
+                 summary_wait: float = SUMMARY_WAIT) -> None:
         self.engine = engine
         self.bot_delay = bot_delay
+        self.summary_wait = summary_wait
         self.think = think
         """Seconds the master thinks over each decision where its level names none, and
         the most a seat may ask for."""
@@ -444,12 +454,26 @@ class Hub:
                 "reason": found.reason,
                 "parts": [[code, params] for code, params in found.parts]}
 
+    async def seen(self, table: Table, seat: int) -> None:
+        """``seat`` has closed the last deal's summary: once every person has, the bots
+        go on with the next deal."""
+        table.reading.discard(seat)
+        if not table.reading:
+            table.read.set()
+        await self.broadcast(table)
+
     async def _commit(self, table: Table, seat: int, action: Action) -> None:
         """Write the action, then play it (the caller holds the table's lock)."""
         seq = table.seq + 1
         await self._write(self._save_action, table.id, seq, seat, str(action))
         table.seq = seq
+        deal = table.match.deal_number
         table.match.apply(action)
+        table.reading.discard(seat)  # a person who plays has seen what came before
+        if table.match.deal_number != deal and not table.match.is_over:
+            # A deal ended: the people read its summary before the bots go on.
+            table.reading = {s for s in range(table.players) if table.kinds[s] == "person"}
+            table.read.clear()
         table.last = [f"{table.names[seat]}: {action}"]
         if table.match.is_over:
             table.status = "finished"
@@ -502,6 +526,13 @@ class Hub:
         bots: dict[int, Bot] = {}
         while True:
             await asyncio.sleep(self.bot_delay)
+            if table.reading:
+                # The people read the last deal's summary; then the next deal goes on.
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(table.read.wait(), self.summary_wait)
+                if table.reading:
+                    table.reading.clear()
+                    await self.broadcast(table)
             async with table.lock:
                 if table.status != "playing" or table.match.is_over:
                     return
@@ -546,6 +577,7 @@ class Hub:
                 "settlement": table.match.settlement(),
                 "hints": {str(number): counts for number, counts in table.hints.items()},
                 "opening": table.rules.opening,
+                "reading": sorted(table.reading),
                 "target": table.match.target,
                 "melded": self._melded(table),
             },

@@ -238,6 +238,10 @@ function statusText() {
     if (v.must_use) return t("status.must_use", { card: cardText(v.must_use) });
     return v.phase === "draw" ? t("status.draw") : t("status.play");
   }
+  const reading = (tb.reading || []).filter((seat) => seat !== v.seat);
+  if (reading.length && tb.seats[v.to_move].kind === "bot") {
+    return t("status.reading", { names: reading.map(nameOf).join(", ") });
+  }
   return t("status.playing", { name: nameOf(v.to_move) });
 }
 
@@ -309,7 +313,16 @@ function renderMelds() {
       const node = el("span", { class: "meld", "data-meld": meld.number }, el("span", { class: "num", text: meld.number }));
       meld.cards.forEach((c, k) => {
         const card = cardEl(c, { small: true });
-        if (c === "JK") card.title = t("meld.joker", { card: cardName(meld.represents[k]) });
+        if (c === "JK" && meld.represents[k] && meld.represents[k] !== "JK") {  // the card the joker stands for, in sight
+          card.title = t("meld.joker", { card: cardName(meld.represents[k]) });
+          card.setAttribute("aria-label", card.title);
+          card.append(el("span", { class: "stands", text: "=" + cardText(meld.represents[k]) }));
+        }
+        const by = meld.laid_by[k];
+        if (by !== undefined && by !== meld.owner) {  // a lay-off by someone else: whose
+          card.append(el("span", { class: "by", text: initials(nameOf(by)), title: t("meld.laid_by", { name: nameOf(by) }) }));
+          card.setAttribute("aria-label", `${card.getAttribute("aria-label")}, ${t("meld.laid_by", { name: nameOf(by) })}`);
+        }
         node.append(card);
       });
       const options = layoffOptions(cards, meld.number);
@@ -322,6 +335,10 @@ function renderMelds() {
     }
     box.append(row);
   }
+}
+
+function initials(name) {
+  return [...name.trim()].slice(0, 2).join("");
 }
 
 function layoffOptions(cards, number) {
@@ -727,6 +744,11 @@ document.getElementById("command-form").addEventListener("submit", (event) => {
   input.value = "";
 });
 document.getElementById("btn-sheet").addEventListener("click", showSheet);
+// Closing a deal's summary tells the table this person has read it: the bots wait for
+// everyone (a short while at most) before the next deal goes on.
+document.getElementById("summary").addEventListener("close", () => {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "seen" }));
+});
 document.getElementById("sort-suit").addEventListener("click", () => sortHand(true));
 document.getElementById("sort-rank").addEventListener("click", () => sortHand(false));
 document.addEventListener("keydown", onKey);
