@@ -1141,3 +1141,29 @@ def test_jokers_show_their_card_and_lay_offs_show_who_laid_them(server: Server,
     assert "laid off by Ann" in (laid.get_attribute("aria-label") or "")
     # The owner's own cards carry no marker.
     assert page.locator('#melds .meld[data-meld="1"] .card[data-card="5H"] .by').count() == 0
+
+
+def test_the_rules_page_teaches_each_rule_set(server: Server, pages: Pages) -> None:
+    """The rules page explains how to play, then what is particular to each rule set, in
+    sentences made from its options (RULES.md: rummy500 takes any pile card and settles
+    the difference to 500; ramino has two decks, four jokers and an opening of 50, and
+    past 101 a player is out; classic allows one meld a turn; limited-stock refills)."""
+    page = pages.new()
+    page.goto(server.url + "/rules")
+    page.wait_for_selector('#presets section[data-preset="ramino"] li')
+    assert "rummy" in page.inner_text("main").lower()
+
+    def lines(name: str) -> str:
+        return page.inner_text(f'#presets section[data-preset="{name}"]')
+
+    assert "any card of the pile" in lines("rummy500")
+    assert "reaches 500" in lines("rummy500") and "difference" in lines("rummy500")
+    assert "2 decks and 4 jokers" in lines("ramino") and "worth 50 or more" in lines("ramino")
+    assert "goes past 101 is out" in lines("ramino")
+    assert "At most one new meld a turn" in lines("classic")
+    assert "shuffled into a new stock, 1 / 1 / 1 / 2 / 3 times" in lines("limited-stock")
+    assert "goes past 100 / 200" in lines("limited-stock")
+    assert "One deal is the whole game" in lines("one-deal")
+    assert "Cards dealt: 10 / 7 / 7 / 6 / 6" in lines("basic")
+    # No project jargon: the rule books are named by their game, not by file.
+    assert not re.search(r"seed \d", page.inner_text("main"))
