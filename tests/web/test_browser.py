@@ -490,7 +490,7 @@ def test_a_master_seat_with_its_thinking_time(server: Server, pages: Pages, shot
     page.wait_for_url("**/t/*")
     ready(page)
     seats = page.locator("#seats .seat")
-    assert "master(think=0.3) bot" in seats.nth(1).inner_text()
+    assert "master bot · thinks 0.3 s a move" in seats.nth(1).inner_text()
     play_until_over(page, random.Random(4))
     assert over(page)
 
@@ -951,7 +951,8 @@ def sideways(page: Any) -> bool:
 
 @pytest.mark.parametrize("size", SIZES, ids=["desktop", "phone"])
 def test_every_page_passes_axe_and_never_scrolls_sideways(server: Server, pages: Pages,
-                                                           size: dict[str, int]) -> None:
+                                                           size: dict[str, int],
+                                                           shot: Any) -> None:
     """axe-core finds no serious or critical problem on any page, the table included (in
     play, with a hint and a reason shown, and with the score sheet open), and no page is
     wider than a phone."""
@@ -968,9 +969,13 @@ def test_every_page_passes_axe_and_never_scrolls_sideways(server: Server, pages:
     wait_turn(page)
     assert axe_problems(page) == [] and not sideways(page)
     page.click("#btn-discard", force=True)
+    page.wait_for_selector("#why:not(.hidden)")
+    page.click("#btn-stock")
+    page.wait_for_function("() => state.view.phase === 'play'")
     page.keyboard.press("h")
     page.wait_for_selector("#hint >> text=Hint:")
     assert axe_problems(page) == [] and not sideways(page)
+    shot(page, "table-" + ("phone" if size["width"] < 600 else "desktop"))
     page.keyboard.press("t")
     page.wait_for_selector("dialog#sheet[open]")
     assert axe_problems(page) == []
@@ -986,12 +991,14 @@ def test_cards_have_names_and_others_moves_are_announced(server: Server,
     page.goto(server.url + table["seats"][0]["link"])
     ready(page)
     wait_turn(page)
-    words = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
+    words = {"A": "ace", "2": "two", "3": "three", "4": "four", "5": "five", "6": "six",
+             "7": "seven", "8": "eight", "9": "nine", "10": "ten", "J": "jack",
+             "Q": "queen", "K": "king"}
     suits = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
     for card in hand(page):
         name = page.get_attribute(f'#hand .card[data-card="{card}"]', "aria-label")
         assert name is not None and name.startswith(
-            f"{words.get(card[:-1], card[:-1])} of {suits[card[-1]]}")
+            f"{words[card[:-1]]} of {suits[card[-1]]}")
     assert page.get_attribute("#stock .card", "aria-label") == (
         f"stock, {js(page, 'state.view.stock_size')} cards")
     assert page.get_attribute("#announce", "aria-live") == "polite"

@@ -13,7 +13,7 @@ function teach(o) {
   const sizes = o.hand_size;
   lines.push(new Set(sizes).size === 1 ? t("learn.deal_same", { n: sizes[0] }) : t("learn.deal", { sizes: sizes.join(" / ") }));
   if (o.decks > 1 || o.jokers > 0) lines.push(t("learn.decks", { decks: o.decks, jokers: o.jokers, points: o.joker_points }));
-  lines.push(t(`learn.melds.${o.melds_per_turn}`));
+  lines.push(t(`learn.meld_${o.melds_per_turn}`));
   lines.push(t(`learn.aces.${o.aces}`, { points: o.ace_points }));
   if (o.draw_pile === "any") lines.push(t("learn.draw.any"));
   lines.push(t(`learn.stock.${o.stock_out}`, { n: o.turn_overs, refills: o.refills.join(" / ") }));

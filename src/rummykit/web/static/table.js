@@ -260,7 +260,7 @@ function renderSeats() {
     if (tb.melded) facts.push(t("seat.melded", { n: tb.melded[i] }));
     const node = el("div", { class: "seat" + (v.to_move === i && !v.match_over ? " turn" : ""), "data-seat": i,
       "aria-label": t(v.to_move === i ? "seat.aria_moving" : "seat.aria", { name: seat.name, cards: tn("n.cards", v.hand_sizes[i]), score: v.totals[i] }) },
-      el("div", { class: "name" }, (i === v.seat ? t("seat.you", { name: seat.name }) : seat.name) + (seat.kind === "bot" ? " · " + t("seat.bot", { level: levelName(seat.level) }) : "")),
+      el("div", { class: "name" }, (i === v.seat ? t("seat.you", { name: seat.name }) : seat.name) + (seat.kind === "bot" ? " · " + botText(seat.level) : "")),
       fan,
       el("div", {}, tn("n.cards", v.hand_sizes[i]) + " · " + t("seat.score", { score: v.totals[i] }) + (v.dealer === i ? " · " + t("seat.dealer") : "") + (v.active[i] ? "" : " · " + t("seat.out"))),
       facts.length ? el("div", { class: "facts", text: facts.join(" · ") }) : null,
@@ -335,6 +335,13 @@ function renderMelds() {
     }
     box.append(row);
   }
+}
+
+// "master bot · thinks 0.3 s a move": a bot's level, and its thinking time where set.
+function botText(level) {
+  const think = /think=([\d.]+)/.exec(String(level || ""));
+  const text = t("seat.bot", { level: levelName(level) });
+  return think ? `${text} · ${t("think.option", { s: think[1] })}` : text;
 }
 
 function initials(name) {
