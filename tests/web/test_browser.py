@@ -1174,3 +1174,36 @@ def test_the_rules_page_teaches_each_rule_set(server: Server, pages: Pages) -> N
     assert "Cards dealt: 10 / 7 / 7 / 6 / 6" in lines("basic")
     # No project jargon: the rule books are named by their game, not by file.
     assert not re.search(r"seed \d", page.inner_text("main"))
+
+
+def test_undo_a_meld_in_the_browser(server: Server, pages: Pages) -> None:
+    """Against a computer player, Undo (or u) takes back the meld just laid: the cards
+    return to the hand and the table is as before; before the meld (after the draw) the
+    greyed Undo says that a draw is never taken back."""
+    from .test_table_help import meld_seed
+
+    seed = meld_seed("one-deal")
+    table = server.table([bot("Bob", "greedy"), person("Ann")], rules="one-deal", seed=seed)
+    page = pages.new()
+    page.goto(server.url + table["seats"][1]["link"])
+    ready(page)
+    wait_turn(page)
+    before = seq(page)
+    page.keyboard.press("s")
+    heard_back(page, before)
+    held = sorted(hand(page))
+    page.click("#btn-undo", force=True)
+    assert "a draw never" in page.inner_text("#why")
+    meld = next(a for a in legal(page) if a.startswith("meld "))
+    select(page, meld.split()[1:])
+    before = seq(page)
+    page.click("#btn-meld")
+    pick(page, meld)
+    heard_back(page, before)
+    assert js(page, "state.view.table.length") == 1
+    assert page.get_attribute("#btn-undo", "aria-disabled") == "false"
+    page.keyboard.press("u")
+    page.wait_for_function("n => state.table.seq === n", arg=before)
+    assert sorted(hand(page)) == held
+    assert page.locator("#melds .meld").count() == 0
+    assert page.get_attribute("#btn-undo", "aria-disabled") == "true"

@@ -19,7 +19,7 @@ from rummykit.engine.actions import Action
 from rummykit.errors import IllegalActionError
 from rummykit.server.app import create_app
 
-from ._support import Shadow, card_words, person
+from ._support import ActionLog, Shadow, card_words, person
 from .test_api import RULES, SEED, Conn, create, seated
 
 pytestmark = [pytest.mark.timeout(120),
@@ -33,6 +33,13 @@ def client(db_url: str) -> Iterator[TestClient]:
     # Hints search for 0.05 s: the protocol is tested here, the search in test_hints.py.
     with TestClient(create_app(db_url, bot_delay=0.0, allow_seed=True, think=0.05)) as client:
         yield client
+
+
+@pytest.fixture
+def actions_db(db_url: str) -> Iterator[ActionLog]:
+    log = ActionLog(db_url)
+    yield log
+    log.close()
 
 
 def recv_type(conn: Conn, kind: str) -> dict[str, Any]:
@@ -212,3 +219,93 @@ def test_after_a_deal_the_bots_wait_for_the_summary_to_be_read(db_url: str,
             assert conn.view()["table"]["reading"] == []
             # ...and plays as soon as the summary is closed.
             assert conn.until(lambda m: m["table"]["seq"] > seq)["table"]["seq"] == seq + 1
+
+
+# -- undo ----------------------------------------------------------------------------------
+
+
+def meld_seed(rules: str) -> int:
+    """A seed where seat 1 (a person; seat 0 deals) can meld after drawing from the stock."""
+    from rummykit.engine.match import Match
+    from rummykit.rules import Rules
+
+    for seed in range(500):
+        match = Match(Rules.parse(rules), players=["Bob", "Ann"], seed=seed, first_dealer=0)
+        if match.deal.to_move != 1:
+            continue
+        match.apply("draw stock")
+        if any(a.kind == "meld" for a in match.deal.legal_actions()):
+            return seed
+    raise AssertionError("no such seed")
+
+
+def comparable(message: dict[str, Any]) -> dict[str, Any]:
+    """A view message less what counts actions (seq) and what says an undo is possible."""
+    out = {**message, "table": {k: v for k, v in message["table"].items()
+                                if k not in ("seq", "undo", "last")}}
+    return out
+
+
+def test_undo_takes_back_a_meld_that_nobody_saw(client: TestClient,
+                                                actions_db: ActionLog) -> None:
+    """Against computer players only, a meld of this turn is taken back before the
+    discard: the seat sees exactly the position it had before the meld (its hand, the
+    table, the stock's count), the stored record forgets the meld, and the stock is in the
+    same order (the next card drawn is the one the shadow, which never melded, draws)."""
+    rules = "one-deal"
+    seed = meld_seed(rules)
+    table_id, tokens = create(client, [{"kind": "bot", "name": "Bob", "level": "greedy"},
+                                       person("Ann")], rules=rules, seed=seed)
+    shadow = Shadow(rules, ["Bob", "Ann"], seed)
+    with client.websocket_connect(f"/ws/{table_id}?token={tokens[1]}") as ws:
+        conn = Conn(ws, 1)
+        conn.view()
+        conn.act("draw stock")
+        shadow.apply("draw stock")
+        before = conn.until(lambda m: m["table"]["seq"] == 1)
+        assert before["table"]["undo"] is False  # a draw is never taken back
+        conn.send({"type": "undo"})
+        assert recv_type(conn, "error")["code"] == "undo-nothing"
+        meld = next(str(a) for a in shadow.deal.legal_actions() if a.kind == "meld")
+        conn.act(meld)
+        after = conn.until(lambda m: m["table"]["seq"] == 2)
+        assert after["table"]["undo"] is True and after["view"]["table"]
+        assert [row[2] for row in actions_db.rows(table_id)] == ["draw stock", meld]
+        conn.send({"type": "undo"})
+        undone = conn.until(lambda m: m["table"]["seq"] == 1)
+        assert comparable(undone) == comparable(before)
+        assert [row[2] for row in actions_db.rows(table_id)] == ["draw stock"]
+        # The turn goes on from there: discard, the bot plays, then the stock gives the
+        # card it would have given had the meld never been made.
+        discard = next(str(a) for a in shadow.deal.legal_actions() if a.kind == "discard")
+        conn.act(discard)
+        shadow.apply(discard)
+        message = conn.until(lambda m: m["view"]["match_over"] or (
+            m["view"]["to_move"] == 1 and m["view"]["phase"] == "draw"))
+        if message["view"]["match_over"]:
+            return
+        shadow.follow(message)
+        conn.act("draw stock")
+        shadow.apply("draw stock")
+        drawn = conn.until(lambda m: m["table"]["seq"] == shadow.seq)
+        assert sorted(drawn["view"]["hand"]) == sorted(shadow.hand(1))
+
+
+def test_no_undo_when_other_people_have_seen_it(client: TestClient) -> None:
+    """With another person at the table every action is seen at once: no undo."""
+    rules = "one-deal"
+    seed = meld_seed(rules)
+    table_id, tokens = create(client, [person("Bob"), person("Ann")], rules=rules, seed=seed)
+    shadow = Shadow(rules, ["Bob", "Ann"], seed)
+    with seated(client, table_id, tokens) as conns:
+        conns[1].act("draw stock")
+        shadow.apply("draw stock")
+        for conn in conns.values():
+            conn.view()
+        meld = next(str(a) for a in shadow.deal.legal_actions() if a.kind == "meld")
+        conns[1].act(meld)
+        for seat, conn in conns.items():
+            assert conn.view()["table"]["undo"] is False, seat
+        conns[1].send({"type": "undo"})
+        assert recv_type(conns[1], "error")["code"] == "undo-seen"
+        conns[0].quiet(0.1)

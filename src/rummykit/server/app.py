@@ -329,6 +329,12 @@ def create_app(
         if kind == "sync":
             await hub.broadcast(table)
             return None
+        if kind == "undo":
+            try:
+                await hub.undo(table, seat)
+            except HubError as err:
+                return err
+            return None
         if kind == "seen":
             await hub.seen(table, seat)
             return None
@@ -345,7 +351,7 @@ def create_app(
             await send(await hub.why(table, seat, text))
             return None
         if kind != "action":
-            return f"unknown message type {kind!r}: action, hint, why, seen, sync or ping"
+            return f"unknown message type {kind!r}: action, hint, why, undo, seen, sync or ping"
         if "seat" in message and message["seat"] != seat:
             return "you can only play for your own seat"
         text = message.get("action")

@@ -124,6 +124,8 @@ class Table:
     shown in the deal summary, not part of the game)."""
     hinting: set[int] = field(default_factory=set)
     """The seats whose hint is being worked out (one at a time each)."""
+    actions: list[str] = field(default_factory=list)
+    """Every action of the match, in order (what is stored; an undo replays the rest)."""
     reading: set[int] = field(default_factory=set)
     """The people who have not yet closed the last deal's summary (the bots wait)."""
     read: asyncio.Event = field(default_factory=asyncio.Event)
@@ -194,6 +196,7 @@ class Hub:
                                    f"refused: {err}") from err
             table.seq = action.seq
             table.last = [f"{names[action.seat]}: {action.text}"]
+            table.actions.append(action.text)
         return table
 
     def _rebuild(self, row: TableRow) -> Table | None:
@@ -454,6 +457,44 @@ class Hub:
                 "reason": found.reason,
                 "parts": [[code, params] for code, params in found.parts]}
 
+    async def undo(self, table: Table, seat: int) -> None:
+        """Take back ``seat``'s last meld or lay-off of this turn, where nobody else has
+        seen it: every other seat is a computer player (people see each action at once,
+        so at a table with other people there is no undo). A draw is never taken back (a
+        card from the stock was seen) nor a discard (it ended the turn). The action is
+        deleted from the database and the match replayed without it: the position is
+        the one before it, the stock in the same order."""
+        async with table.lock:
+            if table.status != "playing" or table.match.is_over:
+                raise HubError("there is nothing to take back", code="undo-nothing")
+            deal = table.match.deal
+            moves = deal.moves
+            if deal.to_move != seat or not moves or moves[-1][0] != seat or (
+                    moves[-1][1].kind not in ("meld", "layoff")):
+                raise HubError("only a meld or lay-off of your turn can be taken back, "
+                               "before your discard", code="undo-nothing")
+            if any(kind == "person" for s, kind in enumerate(table.kinds) if s != seat):
+                raise HubError("the other people at the table have seen it: no undo",
+                               code="undo-seen")
+            first_dealer = table.match.dealers[0]
+            match = Match(table.rules, players=table.names, seed=table.seed,
+                          first_dealer=first_dealer)
+            for text in table.actions[:-1]:
+                match.apply(text)
+            await self._write(self._delete_action, table.id, table.seq)
+            table.match = match
+            table.actions.pop()
+            table.seq -= 1
+            table.last = []
+        await self.broadcast(table)
+
+    def _delete_action(self, table_id: str, seq: int) -> None:
+        with Session(self.engine) as session:
+            row = session.scalars(select(ActionRow).where(
+                ActionRow.table_id == table_id, ActionRow.seq == seq)).one()
+            session.delete(row)
+            session.commit()
+
     async def seen(self, table: Table, seat: int) -> None:
         """``seat`` has closed the last deal's summary: once every person has, the bots
         go on with the next deal."""
@@ -469,6 +510,7 @@ class Hub:
         table.seq = seq
         deal = table.match.deal_number
         table.match.apply(action)
+        table.actions.append(str(action))
         table.reading.discard(seat)  # a person who plays has seen what came before
         if table.match.deal_number != deal and not table.match.is_over:
             # A deal ended: the people read its summary before the bots go on.
@@ -578,11 +620,23 @@ class Hub:
                 "hints": {str(number): counts for number, counts in table.hints.items()},
                 "opening": table.rules.opening,
                 "reading": sorted(table.reading),
+                "undo": self._can_undo(table, seat),
                 "target": table.match.target,
                 "melded": self._melded(table),
             },
             "view": v,
         }
+
+    @staticmethod
+    def _can_undo(table: Table, seat: int) -> bool:
+        """Whether :meth:`undo` would take something back for ``seat`` now."""
+        if table.status != "playing" or table.match.is_over:
+            return False
+        deal = table.match.deal
+        moves = deal.moves
+        return (deal.to_move == seat and bool(moves) and moves[-1][0] == seat
+                and moves[-1][1].kind in ("meld", "layoff")
+                and all(kind == "bot" for s, kind in enumerate(table.kinds) if s != seat))
 
     @staticmethod
     def _melded(table: Table) -> list[int] | None:

@@ -445,12 +445,13 @@ function renderButtons() {
   set("btn-end", canDo("end"), () => send("end"));
   const mine = state.view.to_move === state.view.seat && !state.view.match_over;
   set("btn-hint", mine && state.table.status === "playing", askHint);
+  set("btn-undo", Boolean(state.table.undo), () => socket.send(JSON.stringify({ type: "undo" })));
 }
 
 // Why a button cannot be used now: said here where the page knows (nothing selected), else
 // the engine's own refusal of the action the button would play, asked of the server.
 function explain(id) {
-  const v = state.view, cards = selectedCards();
+  const v = state.view, tb = state.table, cards = selectedCards();
   if (state.table.status !== "playing" || v.match_over) return showWhy(statusText());
   if (v.to_move !== v.seat) return showWhy(t("why.not_turn", { name: nameOf(v.to_move) }));
   const ask = (action) => { socket.send(JSON.stringify({ type: "why", action })); };
@@ -459,6 +460,8 @@ function explain(id) {
     case "btn-pile": return ask("draw pile");
     case "btn-end": return ask("end");
     case "btn-hint": return showWhy(t("why.hint_turn"));
+    case "btn-undo":
+      return showWhy(tb.seats.some((seat, i) => i !== v.seat && seat.kind === "person") ? t("why.undo_seen") : t("why.undo_nothing"));
     case "btn-meld":
       if (cards.length < 3) return showWhy(t("why.select_meld"));
       return ask(`meld ${cards.join(" ")}`);
@@ -737,6 +740,7 @@ function onKey(event) {
   else if (key === "d") click("btn-discard");
   else if (key === "e") click("btn-end");
   else if (key === "h") click("btn-hint");
+  else if (key === "u") click("btn-undo");
   else if (key === "t") showSheet();
   else if (/^[1-9]$/.test(key)) { const options = layoffOptions(selectedCards(), Number(key)); if (options.length) choose(options); }
   else if (key === "/") { event.preventDefault(); document.getElementById("command").focus(); }
