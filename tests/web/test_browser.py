@@ -1002,8 +1002,24 @@ def test_cards_have_names_and_others_moves_are_announced(server: Server,
     assert page.get_attribute("#stock .card", "aria-label") == (
         f"stock, {js(page, 'state.view.stock_size')} cards")
     assert page.get_attribute("#announce", "aria-live") == "polite"
-    # Keyboard: focus the second card and move it one place right.
+    # The stock is reachable with Tab and drawn from with Enter, as a button is.
+    for _ in range(60):
+        page.keyboard.press("Tab")
+        if js(page, "document.activeElement === document.querySelector('#stock .card')"):
+            break
+    else:
+        raise AssertionError("Tab never reached the stock")
+    before = seq(page)
+    page.keyboard.press("Enter")
+    heard_back(page, before)
+    assert js(page, "state.view.phase") == "play"
+    finish_turn(page)
+    wait_turn(page)
+    # Keyboard: move the focused card one place right (focus the first card, then one on).
+    for _ in range(len(hand(page))):
+        page.keyboard.press("ArrowLeft")
     page.keyboard.press("ArrowRight")
+    assert js(page, "focus") == 1
     first = hand(page)
     page.keyboard.press("Shift+ArrowRight")
     moved = hand(page)

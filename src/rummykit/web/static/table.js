@@ -279,6 +279,7 @@ function renderMiddle() {
   stockCard.append(el("span", { text: String(v.stock_size) }));
   if (canDo("draw stock")) { stockCard.classList.add("clickable"); stockCard.title = t("stock.title"); stockCard.onclick = () => send("draw stock"); }
   stockCard.setAttribute("aria-label", t("stock.aria", { cards: tn("n.cards", v.stock_size) }));
+  focusable(stockCard, canDo("draw stock"));
   if (hinted && hinted.action === "draw stock") stockCard.classList.add("hinted");
   stock.append(stockCard);
   const pile = document.getElementById("pile");
@@ -290,6 +291,7 @@ function renderMiddle() {
     const top = i === v.pile.length - 1;
     const action = top ? "draw pile" : `draw pile ${card}`;
     if (hinted && hinted.action === action) node.classList.add("hinted");
+    focusable(node, canDo(action));
     if (canDo(action)) {
       node.classList.add("clickable");
       node.title = top ? t("pile.title") : t("pile.deep", { card: cardText(card) });
@@ -310,7 +312,9 @@ function renderMelds() {
     box.append(el("div", { class: "owner", text: t("meld.owner", { name: nameOf(owner) }) }));
     const row = el("div");
     for (const meld of v.table.filter((m) => m.owner === owner)) {
-      const node = el("span", { class: "meld", "data-meld": meld.number }, el("span", { class: "num", text: meld.number }));
+      const node = el("span", { class: "meld", "data-meld": meld.number,
+        "aria-label": t("meld.aria", { n: meld.number, name: nameOf(meld.owner), cards: meld.cards.map(cardName).join(", ") }) },
+        el("span", { class: "num", text: meld.number, "aria-hidden": "true" }));
       meld.cards.forEach((c, k) => {
         const card = cardEl(c, { small: true });
         if (c === "JK" && meld.represents[k] && meld.represents[k] !== "JK") {  // the card the joker stands for, in sight
@@ -331,6 +335,7 @@ function renderMelds() {
         node.title = t("meld.target");
         node.onclick = () => choose(options);
       }
+      focusable(node, options.length > 0);
       row.append(node);
     }
     box.append(row);
@@ -342,6 +347,21 @@ function botText(level) {
   const think = /think=([\d.]+)/.exec(String(level || ""));
   const text = t("seat.bot", { level: levelName(level) });
   return think ? `${text} · ${t("think.option", { s: think[1] })}` : text;
+}
+
+// Reachable with Tab, and pressed with Enter or space, as a button is; named for screen
+// readers. ``active``: whether pressing it does something now.
+function focusable(node, active) {
+  node.setAttribute("tabindex", "0");
+  node.setAttribute("role", active ? "button" : "img");
+  if (active) node.setAttribute("aria-disabled", "false");
+  node.addEventListener("keydown", (event) => {
+    if (active && (event.key === "Enter" || event.key === " ")) {
+      event.preventDefault();
+      event.stopPropagation();
+      node.click();
+    }
+  });
 }
 
 function initials(name) {
