@@ -81,6 +81,8 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--allow-seed", action="store_true",
                        help="let a table's creator choose its seed (for tests and demos: "
                        "the seed shows every card)")
+    serve.add_argument("--api-docs", action="store_true",
+                       help="serve the API's OpenAPI pages at /docs and /openapi.json")
     serve.set_defaults(handler=_serve)
 
     rules = sub.add_parser("rules", help="list the presets and options")
@@ -152,7 +154,7 @@ def _serve(args: argparse.Namespace) -> int:
 
     try:
         app = create_app(args.db, bot_delay=args.bot_delay, allow_seed=args.allow_seed,
-                         think=args.think)
+                         think=args.think, api_docs=args.api_docs)
     except (ArgumentError, OperationalError, ValueError) as err:
         print(f"cannot open the database: {str(err).splitlines()[0]}", file=sys.stderr)
         return 2

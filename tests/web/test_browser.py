@@ -175,6 +175,10 @@ class Pages:
         self.contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda err: self.errors.append(str(err)))
+        # The security policy forbids inline script and foreign sources: the pages must
+        # never need them (a refused one is logged to the console).
+        page.on("console", lambda message: self.errors.append(message.text)
+                if "Content Security Policy" in message.text else None)
         return page
 
     def close(self) -> None:

@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
@@ -83,14 +84,15 @@ class Bucket:
 
 def create_app(
     database_url: str | None = None, *, bot_delay: float = 0.6, allow_seed: bool = False,
-    think: float = 1.0, summary_wait: float = SUMMARY_WAIT,
+    think: float = 1.0, summary_wait: float = SUMMARY_WAIT, api_docs: bool = False,
 ) -> FastAPI:
     """The app on the database at ``database_url`` (DATABASE_URL or ./var by default).
 
     ``allow_seed`` lets a table's creator choose its seed, and so know every card: for
     tests and demonstrations only. ``think`` is the seconds the master bot thinks over
     each decision; ``summary_wait`` the longest the bots wait, after a deal, for the
-    people at the table to close its summary."""
+    people at the table to close its summary; ``api_docs`` serves the OpenAPI pages
+    (/docs, /openapi.json), off by default."""
     engine = connect(database_url)
     hub = Hub(engine, bot_delay=bot_delay, think=think, summary_wait=summary_wait)
 
@@ -103,7 +105,16 @@ def create_app(
         await hub.shutdown()
         engine.dispose()
 
-    app = FastAPI(title="rummykit", lifespan=lifespan)
+    app = FastAPI(title="rummykit", lifespan=lifespan,
+                  docs_url="/docs" if api_docs else None,
+                  redoc_url="/redoc" if api_docs else None,
+                  openapi_url="/openapi.json" if api_docs else None)
+
+    @app.middleware("http")
+    async def security_headers(request: Request, call_next: Any) -> Response:
+        response: Response = await call_next(request)
+        response.headers.update(SECURITY_HEADERS)
+        return response
     app.state.hub = hub
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
@@ -252,6 +263,12 @@ def create_app(
     @app.websocket("/ws/{table_id}")
     async def live(socket: WebSocket, table_id: str, token: str | None = None) -> None:
         await socket.accept()
+        if not same_origin(socket):
+            # A page of another site may not play for a seat whose link it learned.
+            await socket.send_json({"type": "error", "message":
+                                    "this connection comes from another site's page"})
+            await socket.close(code=4403)
+            return
         try:
             table = hub.get(table_id)
         except HubError as err:
@@ -364,6 +381,28 @@ def create_app(
         return None
 
     return app
+
+
+SECURITY_HEADERS = {
+    # Scripts and styles only from the app's own files (no inline script), no framing by
+    # other sites, no sniffing, and no Referer: seat links carry their token in the URL.
+    "Content-Security-Policy": ("default-src 'self'; script-src 'self'; style-src 'self'; "
+                                "img-src 'self' data:; connect-src 'self'; "
+                                "frame-ancestors 'none'; base-uri 'none'; form-action 'self'"),
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",
+}
+"""Headers on every HTTP response."""
+
+
+def same_origin(socket: WebSocket) -> bool:
+    """Whether a WebSocket comes from the app's own pages: a browser sends its page's
+    Origin, which must name this host (clients that are not browsers send none)."""
+    origin = socket.headers.get("origin")
+    if origin is None:
+        return True
+    return urlsplit(origin).netloc == socket.headers.get("host", "")
 
 
 def _json_value(value: object) -> object:

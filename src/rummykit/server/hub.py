@@ -228,7 +228,11 @@ class Hub:
         """Rebuild every unfinished table from the database; return how many were rebuilt.
 
         A table that cannot be rebuilt is logged, marked ``broken`` (and not tried again on
-        the next start); the others are restored all the same."""
+        the next start); the others are restored all the same. A table whose replayed
+        match is over but is not marked finished (the server stopped between the last
+        action and the match's bookkeeping) is finished now: its status comes from the
+        game, not from what was written last."""
+        unfinished: list[Table] = []
         with Session(self.engine) as session:
             rows = session.scalars(
                 select(TableRow).where(TableRow.status.not_in(("finished", BROKEN)))
@@ -242,7 +246,14 @@ class Hub:
                 else:
                     self.tables[row.id] = table
                     restored += 1
+                    if table.match.is_over:
+                        unfinished.append(table)
             session.commit()
+        for table in unfinished:
+            log.warning("table %s: its match was over but not recorded; recording it now",
+                        table.id)
+            self._save_finish(table)
+            table.status = "finished"
         return restored
 
     def get(self, table_id: str) -> Table:
@@ -540,6 +551,13 @@ class Hub:
             row.game_id = game_id
             session.commit()
 
+    @staticmethod
+    def bot_rng(table: Table, seat: int) -> random.Random:
+        """The generator of ``seat``'s bot for its next move: from the table's secret seed
+        (never shown to a player), so nobody can work out a bot's next choice from what is
+        public (the table's id and the move's number)."""
+        return random.Random(f"rummykit/bot/{table.seed}/{seat}/{table.seq}")
+
     def _bot_spec(self, level: str) -> str:
         """A seat's bot: a level alone gets the server's think time where it thinks."""
         if level == "master":
@@ -583,7 +601,7 @@ class Hub:
                 if table.kinds[seat] != "bot" or level is None:
                     return
                 bot = bots.setdefault(seat, make_bot(self._bot_spec(level)))
-                rng = random.Random(f"rummykit/web/{table.id}/{seat}/{table.seq}")
+                rng = self.bot_rng(table, seat)
                 seen, seq = view(table.match, seat), table.seq
             # A bot that searches thinks for a while: off the event loop, so that every
             # other table goes on meanwhile, and without the table's lock, so that the

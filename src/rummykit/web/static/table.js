@@ -352,6 +352,7 @@ function botText(level) {
 // Reachable with Tab, and pressed with Enter or space, as a button is; named for screen
 // readers. ``active``: whether pressing it does something now.
 function focusable(node, active) {
+  node.removeAttribute("aria-hidden");
   node.setAttribute("tabindex", "0");
   node.setAttribute("role", active ? "button" : "img");
   if (active) node.setAttribute("aria-disabled", "false");

@@ -1,0 +1,132 @@
+"""The web server under faults and odd input (on SQLite and on PostgreSQL): a crash in the
+wrong place leaves no table stuck, odd input gets a 4xx with a message, the pages carry
+security headers, and bots draw their randomness from a secret.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from sqlalchemy import delete, select, update
+from sqlalchemy.orm import Session
+
+from rummykit.db import connect
+from rummykit.db.models import GameRow, SeatRow, TableRow
+
+from ._support import Shadow
+from .test_api import TWO, app_client, create, seated, step
+
+pytestmark = [pytest.mark.timeout(120),
+              pytest.mark.filterwarnings("ignore::DeprecationWarning")]
+
+RULES = "one-deal"
+
+
+def test_a_crash_before_the_bookkeeping_leaves_no_table_playing(db_url: str) -> None:
+    """The server stops between a match's last action (stored) and its bookkeeping (the
+    table marked finished, the game in the statistics): on the next start the replayed
+    game says the match is over, so the table is finished, its record and rematch work,
+    and the game is counted once."""
+    shadow = Shadow(RULES, ["Ann", "Bob"], 25)
+    with app_client(db_url) as client:
+        table_id, tokens = create(client, TWO, seed=25)
+        with seated(client, table_id, tokens) as conns:
+            rng = random.Random(25)
+            while not shadow.match.is_over:
+                step(conns, shadow, shadow.choose(shadow.deal.to_move, rng))
+    # Undo the bookkeeping, as if the server had stopped just before it.
+    engine = connect(db_url)
+    with Session(engine) as session:
+        session.execute(update(TableRow).where(TableRow.id == table_id)
+                        .values(status="playing", game_id=None))
+        session.execute(delete(SeatRow))
+        session.execute(delete(GameRow))
+        session.commit()
+    with app_client(db_url) as client:
+        state = client.get(f"/api/tables/{table_id}", params={"token": tokens[0]}).json()
+        assert state["table"]["status"] == "finished"
+        record = client.get(f"/api/tables/{table_id}/record", params={"token": tokens[0]})
+        assert record.status_code == 200
+        answer = client.post(f"/api/tables/{table_id}/rematch", json={"token": tokens[0]})
+        assert answer.status_code == 200
+        stats = client.get("/api/stats").json()["stats"]
+        assert sum(line["matches"] for line in stats) == 2  # Ann's and Bob's line, once
+    with Session(engine) as session:
+        assert session.scalars(select(TableRow.status).where(TableRow.id == table_id)
+                               ).one() == "finished"
+        assert len(session.scalars(select(GameRow)).all()) == 1
+    engine.dispose()
+    # A third start finds nothing to do.
+    with app_client(db_url) as client:
+        assert client.get("/api/stats").json()["stats"] == stats
+
+
+def test_bots_draw_their_randomness_from_the_tables_secret(db_url: str) -> None:
+    """A bot's generator depends on the table's secret seed (which no player sees), not
+    only on the public table id and move number: two tables that differ only in their
+    seed give their bots other numbers, the same seed the same numbers."""
+    from rummykit.server.hub import Hub
+
+    with app_client(db_url) as client:
+        hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
+        table_id, _ = create(client, [{"kind": "person", "name": "Ann"},
+                                      {"kind": "bot", "name": "Bob", "level": "random"}],
+                             seed=11)
+        table = hub.tables[table_id]
+        first, second = hub.bot_rng(table, 1), hub.bot_rng(table, 1)
+        ours = [first.random() for _ in range(3)]
+        assert ours == [second.random() for _ in range(3)]
+        public = random.Random(f"rummykit/web/{table.id}/1/{table.seq}")
+        assert hub.bot_rng(table, 1).random() != public.random()
+        table.seed += 1
+        assert hub.bot_rng(table, 1).random() != ours[0]
+
+
+# -- headers, API pages, origins -----------------------------------------------------------
+
+
+def test_every_response_carries_the_security_headers(db_url: str) -> None:
+    """Pages and API answers forbid inline script, framing by other sites, type sniffing
+    and Referer headers (seat links carry their token); the OpenAPI pages are off."""
+    with app_client(db_url) as client:
+        table_id, tokens = create(client, TWO, seed=3)
+        for path in ("/", "/rules", f"/t/{table_id}?token={tokens[0]}", "/api/presets",
+                     "/static/table.js", "/no-such-page"):
+            answer = client.get(path)
+            csp = answer.headers["content-security-policy"]
+            assert "script-src 'self'" in csp and "unsafe-inline" not in csp, path
+            assert "frame-ancestors 'none'" in csp, path
+            assert answer.headers["x-content-type-options"] == "nosniff", path
+            assert answer.headers["referrer-policy"] == "no-referrer", path
+        for path in ("/docs", "/redoc", "/openapi.json"):
+            assert client.get(path).status_code == 404, path
+
+
+def test_the_api_pages_when_asked_for(db_url: str) -> None:
+    from fastapi.testclient import TestClient
+
+    from rummykit.server.app import create_app
+
+    with TestClient(create_app(db_url, api_docs=True)) as client:
+        assert client.get("/openapi.json").status_code == 200
+        assert client.get("/docs").status_code == 200
+
+
+def test_a_websocket_from_another_sites_page_is_refused(db_url: str) -> None:
+    """A browser says which page opened a WebSocket (Origin): another site's page is
+    refused even with a good token; the app's own pages (and clients that are not
+    browsers, which send no Origin) are served."""
+    from starlette.websockets import WebSocketDisconnect
+
+    with app_client(db_url) as client:
+        table_id, tokens = create(client, TWO, seed=3)
+        url = f"/ws/{table_id}?token={tokens[0]}"
+        with client.websocket_connect(url, headers={"origin": "https://evil.example"}) as ws:
+            message = ws.receive_json()
+            assert message["type"] == "error" and "another site" in message["message"]
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+            assert closed.value.code == 4403
+        with client.websocket_connect(url, headers={"origin": "http://testserver"}) as ws:
+            assert ws.receive_json()["type"] == "view"
