@@ -6,6 +6,7 @@ security headers, and bots draw their randomness from a secret.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from sqlalchemy import delete, select, update
@@ -130,3 +131,95 @@ def test_a_websocket_from_another_sites_page_is_refused(db_url: str) -> None:
             assert closed.value.code == 4403
         with client.websocket_connect(url, headers={"origin": "http://testserver"}) as ws:
             assert ws.receive_json()["type"] == "view"
+
+
+# -- odd messages, a database that does not answer -------------------------------------------
+
+
+def test_deeply_nested_json_gets_an_error_and_a_proper_close(db_url: str) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    with app_client(db_url) as client:
+        table_id, tokens = create(client, TWO, seed=3)
+        with client.websocket_connect(f"/ws/{table_id}?token={tokens[0]}") as ws:
+            assert ws.receive_json()["type"] == "view"
+            ws.send_text("[" * 1000 + "]" * 1000)
+            message = ws.receive_json()
+            while message["type"] == "view":  # the join is heard too
+                message = ws.receive_json()
+            assert message["type"] == "error" and message["code"] == "too-deep"
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+            assert closed.value.code == 1008
+        # Nesting that Python reads is an ordinary bad message.
+        with client.websocket_connect(f"/ws/{table_id}?token={tokens[0]}") as ws:
+            assert ws.receive_json()["type"] == "view"
+            ws.send_text("[" * 50 + "]" * 50)
+            message = ws.receive_json()
+            while message["type"] == "view":
+                message = ws.receive_json()
+            assert "JSON object" in message["message"]
+
+
+def failing(times: int) -> Any:
+    """A stand-in for the hub's action writer that fails ``times`` times as a database
+    that does not answer would, then writes."""
+    from sqlalchemy.exc import OperationalError
+
+    from rummykit.server.hub import Hub
+
+    real = Hub._save_action
+    left = [times]
+
+    def save(self: Hub, table_id: str, seq: int, seat: int, text: str) -> None:
+        if left[0] > 0:
+            left[0] -= 1
+            raise OperationalError("INSERT", {}, Exception("the database is not answering"))
+        real(self, table_id, seq, seat, text)
+
+    return save
+
+
+def test_an_action_while_the_database_is_down_gets_an_error(
+        db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The action is refused with a message (code "storage"), nothing is played, the
+    connection stays, and the same action goes through once the database answers."""
+    from rummykit.server.hub import Hub
+
+    with app_client(db_url) as client:
+        table_id, tokens = create(client, TWO, seed=3)
+        shadow = Shadow(RULES, ["Ann", "Bob"], 3)
+        with seated(client, table_id, tokens) as conns:
+            mover = conns[shadow.deal.to_move]
+            monkeypatch.setattr(Hub, "_save_action", failing(1))
+            mover.act("draw stock")
+            error = mover.recv()
+            assert error["type"] == "error" and error["code"] == "storage"
+            for conn in conns.values():
+                conn.quiet(0.1)
+            mover.act("draw stock")
+            shadow.apply("draw stock")
+            for conn in conns.values():
+                assert conn.view()["table"]["seq"] == 1
+
+
+def test_a_failed_bot_turn_is_tried_again(db_url: str,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """The database fails the bot's move twice: the bot tries again (after a short wait
+    that doubles) and the game goes on without a restart."""
+    from rummykit.server.hub import Hub
+
+    with app_client(db_url) as client:
+        hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
+        hub.retry_delay = 0.05
+        monkeypatch.setattr(Hub, "_save_action", failing(2))
+        # Seat 0 deals in one-deal, so the bot at seat 1 moves first.
+        table_id, tokens = create(client, [{"kind": "person", "name": "Ann"},
+                                           {"kind": "bot", "name": "Bob", "level": "greedy"}],
+                                  seed=3)
+        from .test_api import Conn
+
+        with client.websocket_connect(f"/ws/{table_id}?token={tokens[0]}") as ws:
+            conn = Conn(ws, 0)
+            message = conn.until(lambda m: m["table"]["seq"] >= 1)
+            assert message["view"]["history"][0][0] == 1

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import html
 import json
+import logging
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -23,6 +24,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
+from sqlalchemy.exc import SQLAlchemyError
 
 from rummykit import record as records
 from rummykit.bots import BOTS
@@ -35,6 +37,8 @@ from rummykit.server.hub import SUMMARY_WAIT, Hub, HubError, SeatSpec, Send, Tab
 from rummykit.stats import Store
 
 __all__ = ["MAX_MESSAGE", "create_app"]
+
+log = logging.getLogger("rummykit.server")
 
 STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
 MAX_MESSAGE = 2048
@@ -302,6 +306,9 @@ def create_app(
                 error = await handle(table, seat, raw, bucket, send)
                 if error is not None:
                     await send({"type": "error", **error})
+                    if error.get("code") == "too-deep":
+                        await socket.close(code=1008)  # a policy the client broke
+                        break
         except (WebSocketDisconnect, RuntimeError):
             # RuntimeError: Starlette's "not connected" when the peer has gone meanwhile.
             pass
@@ -338,6 +345,8 @@ def create_app(
             message = json.loads(raw)
         except json.JSONDecodeError:
             return "not JSON: send {\"type\": \"action\", \"action\": \"draw stock\"}"
+        except RecursionError:
+            return HubError("JSON nested too deep: the connection is closed", code="too-deep")
         if not isinstance(message, dict) or "type" not in message:
             return "a message is a JSON object with a 'type'"
         kind = message["type"]
@@ -378,6 +387,12 @@ def create_app(
             await hub.act(table, seat, text)
         except HubError as err:
             return err
+        except SQLAlchemyError:
+            # Nothing was played (an action is stored before it is applied): say so and
+            # keep the connection, so the player can try again.
+            log.exception("table %s: an action could not be stored", table.id)
+            return HubError("the game could not be saved just now (the database is not "
+                            "answering): nothing was played; try again", code="storage")
         return None
 
     return app

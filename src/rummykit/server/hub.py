@@ -50,6 +50,11 @@ LEVEL_LIMIT = 20
 HISTORY_SENT = 60
 """The most recent actions sent with each view."""
 
+RETRY_FIRST = 1.0
+RETRY_MAX = 30.0
+"""A bot turn that failed (the database not answering) is tried again after RETRY_FIRST
+seconds, then twice as long each time, at most RETRY_MAX."""
+
 SUMMARY_WAIT = 20.0
 """After a deal, the longest the bots wait for the people at the table to close its
 summary before the next deal goes on (seconds)."""
@@ -152,6 +157,8 @@ class Hub:
         self.engine = engine
         self.bot_delay = bot_delay
         self.summary_wait = summary_wait
+        self.retry_delay = RETRY_FIRST
+        """Seconds before a failed bot turn is tried again (doubling up to RETRY_MAX)."""
         self.think = think
         """Seconds the master thinks over each decision where its level names none, and
         the most a seat may ask for."""
@@ -575,12 +582,18 @@ class Hub:
         table.bot_task = asyncio.get_running_loop().create_task(self._bot_turns(table))
 
     async def _bot_turns(self, table: Table) -> None:
-        try:
-            await self._play_bots(table)
-        except asyncio.CancelledError:
-            raise
-        except Exception:  # a bot or the database failed: say so, and keep the server up
-            log.exception("table %s: the bot's turn failed; the game waits", table.id)
+        delay = self.retry_delay
+        while True:
+            try:
+                await self._play_bots(table)
+                return
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # a bot or the database failed: say so, and try again
+                log.exception("table %s: the bot's turn failed; trying again in %.1f s",
+                              table.id, delay)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, RETRY_MAX)
 
     async def _play_bots(self, table: Table) -> None:
         bots: dict[int, Bot] = {}
