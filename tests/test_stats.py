@@ -354,3 +354,26 @@ def test_unreachable_database_exits_2_with_a_message() -> None:
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr
     assert "cannot open the database" in proc.stderr
+
+
+def test_the_stats_table_prints_odd_names_as_escapes(store: Store, db_url: str) -> None:
+    """A name stored before names were checked (or by another program) with a terminal
+    escape, a bidirectional override or Rich markup is printed as text: its control and
+    invisible characters as escapes, its brackets as brackets."""
+    classic = preset("classic")
+    odd = ["A\x1b[31mred", "B\u202eC"]
+    store.add_game(rules=classic, names=odd, kinds=["person", "person"], winner=0,
+                   finished=True, results=[R(0, False, 10, 0)], totals=[10, 0])
+    store.add_game(rules=classic, names=["[bold]Dan", "Eve"], kinds=["person", "person"],
+                   winner=0, finished=True, results=[R(0, False, 10, 0)], totals=[10, 0])
+    table = rummykit("stats", "--db", db_url)
+    assert table.returncode == 0, table.stderr
+    assert "\x1b" not in table.stdout and "\u202e" not in table.stdout
+    assert "A\\x1b[31mred" in table.stdout and "B\\u202eC" in table.stdout
+    assert "[bold]Dan" in table.stdout
+
+
+def test_play_refuses_a_name_with_control_characters() -> None:
+    proc = rummykit("play", "--name", "A\u202eB", "--bots", "random")
+    assert proc.returncode == 2
+    assert "control, invisible or direction-changing" in proc.stdout + proc.stderr

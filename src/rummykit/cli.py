@@ -21,6 +21,7 @@ from rummykit.engine.actions import Action
 from rummykit.engine.match import Match
 from rummykit.engine.scoring import describe_end
 from rummykit.errors import IllegalActionError, NotationError, RecordError, RulesError
+from rummykit.names import printable_name
 from rummykit.rules import OPTION_HELP, PRESET_SOURCES, PRESETS, Rules
 from rummykit.views import View, view
 
@@ -222,6 +223,9 @@ def play(
     try:
         if not name.strip() or len(name) > 40:
             raise RulesError("--name takes a name of 1 to 40 characters")
+        if not printable_name(name):
+            raise RulesError("--name may hold letters, digits, spaces and punctuation, not "
+                             "control, invisible or direction-changing characters")
         rules = Rules.parse(rules_text)
         levels = split_bots(bots)
         if len(levels) == 1:

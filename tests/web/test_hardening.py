@@ -223,3 +223,38 @@ def test_a_failed_bot_turn_is_tried_again(db_url: str,
             conn = Conn(ws, 0)
             message = conn.until(lambda m: m["table"]["seq"] >= 1)
             assert message["view"]["history"][0][0] == 1
+
+
+# -- odd input gets a 4xx ---------------------------------------------------------------------
+
+ODD_NAMES = ["A\x00B", "A\x1b[31mB", "A\u202eB", "A\u200bB", "A\u2028B", "\u200f"]
+
+
+@pytest.mark.parametrize("name", ODD_NAMES, ids=["nul", "escape", "bidi-override",
+                                                  "zero-width", "line-separator", "rtl-mark"])
+def test_names_with_control_or_invisible_characters_are_refused(db_url: str,
+                                                                name: str) -> None:
+    """NUL (PostgreSQL cannot store it), terminal escapes, zero-width and bidirectional
+    characters: 400 with a message naming the seat, and no table is made."""
+    with app_client(db_url) as client:
+        answer = client.post("/api/tables", json={
+            "rules": "classic", "seats": [{"kind": "person", "name": "Ann"},
+                                          {"kind": "person", "name": name}]})
+        assert answer.status_code == 400, answer.text
+        assert "seat 2" in answer.json()["error"]
+        assert client.app.state.hub.tables == {}  # type: ignore[attr-defined]
+        # Names in any script, with spaces and punctuation, are welcome.
+        fine = client.post("/api/tables", json={
+            "rules": "classic", "seats": [{"kind": "person", "name": "Вера-Мария O'Neil"},
+                                          {"kind": "bot", "name": "Bob", "level": "greedy"}]})
+        assert fine.status_code == 200, fine.text
+
+
+@pytest.mark.parametrize("query", [{"players": "9" * 30}, {"players": str(2**70)},
+                                   {"players": "1"}, {"preset": "a\x00b"},
+                                   {"preset": "x" * 5000}, {"preset": "nope"}])
+def test_odd_statistics_filters_get_a_4xx(db_url: str, query: dict[str, str]) -> None:
+    with app_client(db_url) as client:
+        answer = client.get("/api/stats", params=query)
+        assert 400 <= answer.status_code < 500, answer.text
+        assert answer.json()["error"]

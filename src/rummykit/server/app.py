@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -31,7 +31,7 @@ from rummykit.bots import BOTS
 from rummykit.cards import CARDS
 from rummykit.db import connect
 from rummykit.engine.match import Match
-from rummykit.errors import RecordError, RulesError
+from rummykit.errors import RecordError, RulesError, shown
 from rummykit.rules import OPTION_HELP, PRESET_SOURCES, PRESETS, Rules
 from rummykit.server.hub import SUMMARY_WAIT, Hub, HubError, SeatSpec, Send, Table
 from rummykit.stats import Store
@@ -258,9 +258,14 @@ def create_app(
         return await asyncio.to_thread(frames, rec)
 
     @app.get("/api/stats")
-    async def stats(preset: str | None = None, players: int | None = None) -> dict[str, Any]:
+    async def stats(preset: str | None = None,
+                    players: int | None = Query(None, ge=2, le=6)) -> dict[str, Any]:
+        if preset is not None and preset not in PRESETS:
+            raise HubError(f"no preset {shown(preset)}; the presets are: {', '.join(PRESETS)}")
         store = Store(engine=engine)
-        return {"stats": [line.to_json() for line in store.lines(preset=preset, players=players)]}
+        # Reading the statistics is work for the database: off the event loop.
+        lines = await asyncio.to_thread(store.lines, preset=preset, players=players)
+        return {"stats": [line.to_json() for line in lines]}
 
     # -- the live connection ---------------------------------------------------------
 

@@ -31,6 +31,7 @@ from rummykit.engine.actions import Action
 from rummykit.engine.match import Match
 from rummykit.errors import IllegalActionError, NotationError, RulesError, RummyError
 from rummykit.melds import meld_points
+from rummykit.names import printable_name
 from rummykit.rules import Rules
 from rummykit.stats import Store
 from rummykit.views import view
@@ -313,7 +314,7 @@ class Hub:
         if not any(s.kind == "person" for s in seats):
             raise HubError("a table needs at least one person (bots-only tables are for the "
                            "simulator)")
-        for s in seats:
+        for number, s in enumerate(seats, 1):
             if s.kind not in ("person", "bot"):
                 raise HubError(f"a seat is a person or a bot, not {s.kind!r}")
             if s.kind == "bot" and not s.level:
@@ -332,6 +333,10 @@ class Hub:
                                    "this server (think=), and only by time")
             if not s.name.strip() or len(s.name) > 40:
                 raise HubError("each seat needs a name of 1 to 40 characters")
+            if not printable_name(s.name):
+                raise HubError(f"seat {number}: a name may hold letters, digits, "
+                               "spaces and punctuation, not control, invisible or "
+                               "direction-changing characters")
         names = [s.name.strip() for s in seats]
         if seed is None:
             # Wide enough that nobody can find it from the cards he sees by trying them all.

@@ -254,7 +254,10 @@ def _stats(args: argparse.Namespace) -> int:
         print(json.dumps({"stats": [line.to_json() for line in lines]}))
         return 0
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
+
+    from rummykit.names import shown_name
 
     table = Table(title="rummykit statistics")
     for col in ("player", "preset", "players", "matches", "won", "win %", "deals won",
@@ -262,7 +265,8 @@ def _stats(args: argparse.Namespace) -> int:
         table.add_column(col, justify="left" if col in ("player", "preset") else "right")
     for line in lines:
         table.add_row(
-            f"{line.player}" + (" (bot)" if line.kind == "bot" else ""), line.preset,
+            escape(shown_name(line.player)) + (" (bot)" if line.kind == "bot" else ""),
+            escape(line.preset),
             str(line.players), str(line.matches), str(line.matches_won), f"{line.win_pct:.1f}",
             f"{line.deals_won}/{line.deals}", f"{line.points_per_deal:.2f}", str(line.rummies),
             "-" if line.best_score is None else str(line.best_score),
