@@ -258,3 +258,104 @@ def test_odd_statistics_filters_get_a_4xx(db_url: str, query: dict[str, str]) ->
         answer = client.get("/api/stats", params=query)
         assert 400 <= answer.status_code < 500, answer.text
         assert answer.json()["error"]
+
+
+# -- a connection that never reads -----------------------------------------------------------
+
+
+def test_a_connection_that_never_reads_holds_up_nobody(db_url: str) -> None:
+    """Seat 0 has a connection whose sends never finish (its reader stopped) beside a
+    working one, seat 1 a working one: every broadcast returns at once and reaches the
+    working connections; once the stuck one's outbox is full it is dropped (and only it)."""
+    import asyncio
+
+    from rummykit.db import connect
+    from rummykit.server.hub import Hub, SeatSpec
+    from rummykit.server.outbox import Outbox
+
+    async def scenario() -> None:
+        engine = connect(db_url)
+        hub = Hub(engine, bot_delay=0.0)
+        table = hub.create("one-deal", [SeatSpec("person", "Ann"), SeatSpec("person", "Bob")],
+                           seed=5)
+        heard: dict[str, list[dict[str, Any]]] = {"ann": [], "bob": []}
+        dropped: list[str] = []
+        never = asyncio.Event()
+
+        async def hang(message: dict[str, Any]) -> None:
+            await never.wait()
+
+        def sink(name: str) -> Any:
+            async def send(message: dict[str, Any]) -> None:
+                heard[name].append(message)
+            return send
+
+        boxes = {"stuck": Outbox(hang, on_stuck=lambda: _note(dropped, "stuck"), size=4),
+                 "ann": Outbox(sink("ann"), on_stuck=lambda: _note(dropped, "ann")),
+                 "bob": Outbox(sink("bob"), on_stuck=lambda: _note(dropped, "bob"))}
+        for box in boxes.values():
+            box.start()
+        hub.connect(table, 0, boxes["stuck"].put)
+        hub.connect(table, 0, boxes["ann"].put)
+        hub.connect(table, 1, boxes["bob"].put)
+        loop = asyncio.get_running_loop()
+        for _ in range(8):
+            started = loop.time()
+            await hub.broadcast(table)
+            assert loop.time() - started < 0.5
+        await asyncio.sleep(0.05)
+        assert len(heard["ann"]) == 8 and len(heard["bob"]) == 8
+        assert dropped == ["stuck"] and boxes["stuck"].stuck
+        for box in boxes.values():
+            await box.close()
+        await hub.shutdown()
+        engine.dispose()
+
+    asyncio.run(scenario())
+
+
+async def _note(into: list[str], name: str) -> None:
+    into.append(name)
+
+
+def test_a_send_that_does_not_finish_in_time_drops_the_connection() -> None:
+    import asyncio
+
+    from rummykit.server.outbox import Outbox
+
+    async def scenario() -> None:
+        dropped: list[str] = []
+
+        async def slow(message: dict[str, Any]) -> None:
+            await asyncio.sleep(10)
+
+        box = Outbox(slow, on_stuck=lambda: _note(dropped, "slow"), timeout=0.1)
+        box.start()
+        await box.put({"type": "view"})
+        await asyncio.sleep(0.3)
+        assert dropped == ["slow"]
+        await box.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_seat_has_at_most_four_connections(db_url: str) -> None:
+    from contextlib import ExitStack
+
+    from starlette.websockets import WebSocketDisconnect
+
+    with app_client(db_url) as client:
+        table_id, tokens = create(client, TWO, seed=3)
+        url = f"/ws/{table_id}?token={tokens[0]}"
+        with ExitStack() as stack:
+            for _ in range(4):
+                ws = stack.enter_context(client.websocket_connect(url))
+                assert ws.receive_json()["type"] == "view"
+            with client.websocket_connect(url) as fifth:
+                message = fifth.receive_json()
+                while message["type"] == "view":
+                    message = fifth.receive_json()
+                assert message["code"] == "too-many-connections"
+                with pytest.raises(WebSocketDisconnect) as closed:
+                    fifth.receive_json()
+                assert closed.value.code == 4429

@@ -34,11 +34,15 @@ from rummykit.engine.match import Match
 from rummykit.errors import RecordError, RulesError, shown
 from rummykit.rules import OPTION_HELP, PRESET_SOURCES, PRESETS, Rules
 from rummykit.server.hub import SUMMARY_WAIT, Hub, HubError, SeatSpec, Send, Table
+from rummykit.server.outbox import Outbox
 from rummykit.stats import Store
 
 __all__ = ["MAX_MESSAGE", "create_app"]
 
 log = logging.getLogger("rummykit.server")
+
+MAX_SOCKETS_PER_SEAT = 4
+"""Connections one seat may have open at once (a few tabs or devices of its player)."""
 
 STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
 MAX_MESSAGE = 2048
@@ -291,9 +295,22 @@ def create_app(
             await socket.close(code=4403)
             return
 
-        async def send(message: dict[str, Any]) -> None:
-            await socket.send_json(message)
+        if len(table.sockets.get(seat, ())) >= MAX_SOCKETS_PER_SEAT:
+            await socket.send_json({"type": "error", "code": "too-many-connections",
+                                    "message": f"this seat is open in {MAX_SOCKETS_PER_SEAT} "
+                                    "places already: close one of them first"})
+            await socket.close(code=4429)
+            return
 
+        async def stuck() -> None:
+            # Its reader stopped reading: it hears no more, and is closed (the page
+            # reconnects and gets a fresh view).
+            hub.disconnect(table, seat, send)
+            await socket.close(code=1013)  # "try again later"
+
+        outbox = Outbox(socket.send_json, on_stuck=stuck)
+        send = outbox.put
+        outbox.start()
         hub.connect(table, seat, send)
         bucket = Bucket()
         try:
@@ -319,6 +336,7 @@ def create_app(
             pass
         finally:
             hub.disconnect(table, seat, send)
+            await outbox.close()
 
     hinting: set[asyncio.Task[None]] = set()
 
