@@ -145,7 +145,7 @@ def main() -> int:
     log = (workdir / "server.log").open("w")
     server = subprocess.Popen(
         [sys.executable, "-m", "rummykit.cli", "serve", "--port", str(port), "--db", db_url,
-         "--bot-delay", "0"],
+         "--bot-delay", "0", "--tables-per-client", "100000"],
         cwd=workdir, stdout=subprocess.DEVNULL, stderr=log,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )

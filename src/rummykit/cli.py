@@ -84,6 +84,8 @@ def _parser() -> argparse.ArgumentParser:
                        "the seed shows every card)")
     serve.add_argument("--api-docs", action="store_true",
                        help="serve the API's OpenAPI pages at /docs and /openapi.json")
+    serve.add_argument("--tables-per-client", type=int, default=30, metavar="N",
+                       help="tables one client address may open in ten minutes (default 30)")
     serve.set_defaults(handler=_serve)
 
     rules = sub.add_parser("rules", help="list the presets and options")
@@ -155,7 +157,8 @@ def _serve(args: argparse.Namespace) -> int:
 
     try:
         app = create_app(args.db, bot_delay=args.bot_delay, allow_seed=args.allow_seed,
-                         think=args.think, api_docs=args.api_docs)
+                         think=args.think, api_docs=args.api_docs,
+                         tables_per_client=args.tables_per_client)
     except (ArgumentError, OperationalError, ValueError) as err:
         print(f"cannot open the database: {str(err).splitlines()[0]}", file=sys.stderr)
         return 2

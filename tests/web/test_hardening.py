@@ -359,3 +359,66 @@ def test_a_seat_has_at_most_four_connections(db_url: str) -> None:
                 with pytest.raises(WebSocketDisconnect) as closed:
                     fifth.receive_json()
                 assert closed.value.code == 4429
+
+
+# -- limits ------------------------------------------------------------------------------------
+
+
+def test_a_huge_body_is_refused_before_it_is_read(db_url: str) -> None:
+    """A body over the limit is answered 413 from its declared length, and a body that
+    streams in without one (chunked) is cut off as soon as it passes the limit: the app
+    is called as the server calls it, and of a 400 MiB upload it reads only the first
+    few MiB."""
+    import asyncio
+
+    from rummykit.server.app import MAX_BODY, MAX_RECORD, create_app
+
+    with app_client(db_url) as client:
+        answer = client.post("/api/tables", content=b"x" * (MAX_BODY + 1),
+                             headers={"content-type": "application/json"})
+        assert answer.status_code == 413 and "too large" in answer.json()["error"]
+        served = client.post("/api/tables", json={"rules": "classic", "seats": TWO})
+        assert served.status_code == 200
+
+    async def upload() -> tuple[int, list[dict[str, Any]]]:
+        app = create_app(db_url)
+        read = 0
+        answered: list[dict[str, Any]] = []
+
+        async def receive() -> dict[str, Any]:
+            nonlocal read
+            read += 1
+            return {"type": "http.request", "body": b" " * (1 << 20), "more_body": read < 400}
+
+        async def send(message: dict[str, Any]) -> None:
+            answered.append(message)
+
+        scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1",
+                 "method": "POST", "scheme": "http", "path": "/api/replay",
+                 "raw_path": b"/api/replay", "root_path": "", "query_string": b"",
+                 "headers": [(b"host", b"testserver"),
+                             (b"content-type", b"application/json"),
+                             (b"transfer-encoding", b"chunked")],
+                 "client": ("127.0.0.1", 5000), "server": ("testserver", 80)}
+        await app(scope, receive, send)
+        return read, answered
+
+    read, answered = asyncio.run(upload())
+    assert answered[0]["status"] == 413
+    assert read <= MAX_RECORD // (1 << 20) + 2, f"read {read} MiB of 400"
+
+
+def test_table_creation_is_limited_per_client(db_url: str) -> None:
+    """One client address opens at most the configured number of tables in ten minutes;
+    then 429 with a message, and no table is made."""
+    from fastapi.testclient import TestClient
+
+    from rummykit.server.app import create_app
+
+    with TestClient(create_app(db_url, tables_per_client=3)) as client:
+        for _ in range(3):
+            assert client.post("/api/tables", json={"rules": "classic",
+                                                    "seats": TWO}).status_code == 200
+        answer = client.post("/api/tables", json={"rules": "classic", "seats": TWO})
+        assert answer.status_code == 429 and "try again later" in answer.json()["error"]
+        assert len(client.app.state.hub.tables) == 3  # type: ignore[attr-defined]

@@ -13,7 +13,7 @@ import html
 import json
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -52,6 +52,14 @@ RATE = 20.0
 BURST = 40.0
 """Messages a connection may send at once."""
 MAX_RECORD = 5_000_000
+MAX_BODY = 65_536
+"""The largest request body but a record's upload (MAX_RECORD): counted as it streams in,
+so a huge upload is refused before it is read, not after."""
+TABLES_PER_CLIENT = 30
+"""Tables one client address may open in TABLE_WINDOW seconds (then 429)."""
+TABLE_WINDOW = 600.0
+MAX_OPEN_TABLES = 5_000
+"""Unfinished tables the server keeps at once (then 503): each holds a match in memory."""
 """Bytes of an uploaded record."""
 MAX_FRAMES = 20_000
 """Steps of a record the replay viewer takes."""
@@ -73,16 +81,75 @@ class TokenIn(BaseModel):
     token: str = Field(min_length=1, max_length=100)
 
 
-class Bucket:
-    """A token bucket: ``RATE`` messages a second with bursts up to ``BURST``."""
+class BodyTooLarge(Exception):
+    pass
 
-    def __init__(self) -> None:
-        self.tokens = BURST
+
+class BodyLimit:
+    """ASGI middleware: a request body larger than its path's limit is answered 413 as soon
+    as its declared length, or the bytes streamed so far, pass the limit; the rest of the
+    body is never read."""
+
+    def __init__(self, app: Any, limit_for: Callable[[str], int]) -> None:
+        self.app = app
+        self.limit_for = limit_for
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        limit = self.limit_for(scope["path"])
+        headers = dict(scope.get("headers") or [])
+        declared = headers.get(b"content-length", b"")
+        if declared.isdigit() and len(declared) < 19 and int(declared) > limit:
+            await self._refuse(send, limit)
+            return
+        received = 0
+        started = False
+
+        async def counted() -> Any:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > limit:
+                    raise BodyTooLarge
+            return message
+
+        async def watched(message: Any) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, counted, watched)
+        except BodyTooLarge:
+            if not started:
+                await self._refuse(send, limit)
+
+    @staticmethod
+    async def _refuse(send: Any, limit: int) -> None:
+        body = json.dumps({"error": f"the request is too large (at most {limit} bytes)"})
+        await send({"type": "http.response.start", "status": 413,
+                    "headers": [(b"content-type", b"application/json"),
+                                *[(k.lower().encode(), v.encode())
+                                  for k, v in SECURITY_HEADERS.items()]]})
+        await send({"type": "http.response.body", "body": body.encode()})
+
+
+class Bucket:
+    """A token bucket: ``rate`` a second with bursts up to ``burst`` (by default a
+    connection's messages: ``RATE`` and ``BURST``)."""
+
+    def __init__(self, burst: float = BURST, rate: float = RATE) -> None:
+        self.burst = burst
+        self.rate = rate
+        self.tokens = burst
         self.stamp = time.monotonic()
 
     def take(self) -> bool:
         now = time.monotonic()
-        self.tokens = min(BURST, self.tokens + (now - self.stamp) * RATE)
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
         if self.tokens < 1:
             return False
@@ -93,6 +160,7 @@ class Bucket:
 def create_app(
     database_url: str | None = None, *, bot_delay: float = 0.6, allow_seed: bool = False,
     think: float = 1.0, summary_wait: float = SUMMARY_WAIT, api_docs: bool = False,
+    tables_per_client: int = TABLES_PER_CLIENT,
 ) -> FastAPI:
     """The app on the database at ``database_url`` (DATABASE_URL or ./var by default).
 
@@ -100,7 +168,8 @@ def create_app(
     tests and demonstrations only. ``think`` is the seconds the master bot thinks over
     each decision; ``summary_wait`` the longest the bots wait, after a deal, for the
     people at the table to close its summary; ``api_docs`` serves the OpenAPI pages
-    (/docs, /openapi.json), off by default."""
+    (/docs, /openapi.json), off by default; ``tables_per_client`` how many tables one
+    client address may open in ten minutes."""
     engine = connect(database_url)
     hub = Hub(engine, bot_delay=bot_delay, think=think, summary_wait=summary_wait)
 
@@ -117,6 +186,10 @@ def create_app(
                   docs_url="/docs" if api_docs else None,
                   redoc_url="/redoc" if api_docs else None,
                   openapi_url="/openapi.json" if api_docs else None)
+
+    app.add_middleware(BodyLimit, limit_for=lambda path: MAX_RECORD if path == "/api/replay"
+                       else MAX_BODY)
+    openings: dict[str, Bucket] = {}
 
     @app.middleware("http")
     async def security_headers(request: Request, call_next: Any) -> Response:
@@ -194,7 +267,18 @@ def create_app(
                 "options": {k: _json_value(getattr(rules, k)) for k in OPTION_HELP}}
 
     @app.post("/api/tables")
-    async def create_table(body: TableIn) -> dict[str, Any]:
+    async def create_table(body: TableIn, request: Request) -> dict[str, Any]:
+        client = request.client.host if request.client else "?"
+        bucket = openings.setdefault(client, Bucket(tables_per_client,
+                                                    tables_per_client / TABLE_WINDOW))
+        if sum(1 for t in hub.tables.values() if t.status != "finished") >= MAX_OPEN_TABLES:
+            raise HubError("the server has as many tables open as it can hold: try again "
+                           "later", 503)
+        if not bucket.take():
+            raise HubError(f"at most {tables_per_client} new tables in ten minutes from one "
+                           "place: try again later", 429)
+        if len(openings) > 10 * MAX_OPEN_TABLES:
+            openings.clear()  # forget old clients rather than grow without end
         if body.seed is not None and not allow_seed:
             raise HubError("the server shuffles: a chosen seed would show its chooser every "
                            "card", 403)
