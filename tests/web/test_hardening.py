@@ -422,3 +422,23 @@ def test_table_creation_is_limited_per_client(db_url: str) -> None:
         answer = client.post("/api/tables", json={"rules": "classic", "seats": TWO})
         assert answer.status_code == 429 and "try again later" in answer.json()["error"]
         assert len(client.app.state.hub.tables) == 3  # type: ignore[attr-defined]
+
+
+def test_rules_too_long_to_store_get_a_4xx(db_url: str) -> None:
+    """A rules text within the request's limit whose canonical form outgrows the table's
+    column (``1`` is written ``true``; PostgreSQL would refuse to store it): 400 with a
+    message, no table."""
+    from rummykit.rules import Rules
+
+    text = ("classic(decks=2,jokers=2,hand_size=9,first_dealer=first,next_dealer=winner,"
+            "aces=high-low,run_min=4,draw_pile=any,melds_per_turn=many,"
+            "taken_discard=last-card,pile_card_must_be_used=1,last_discard=required,"
+            "opening=30,stock_out=refill,turn_overs=5,refills=2,repetition=7,"
+            "scoring=penalty,ace_points=11,court_points=9,joker_points=20,"
+            "rummy_multiplier=3,match_end=elimination,target=150,target_strict=1)")
+    assert len(text) <= 400 < len(str(Rules.parse(text)))
+    with app_client(db_url) as client:
+        answer = client.post("/api/tables", json={"rules": text, "seats": TWO})
+        assert answer.status_code == 400, answer.text
+        assert "too many options" in answer.json()["error"]
+        assert client.app.state.hub.tables == {}  # type: ignore[attr-defined]

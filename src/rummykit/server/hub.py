@@ -45,6 +45,9 @@ Send = Callable[[dict[str, Any]], Awaitable[None]]
 SEED_LIMIT = 2**62
 """Seeds are drawn below this (and a chosen seed must be too)."""
 
+RULES_LIMIT = 400
+"""The longest rules text a table stores (its database column)."""
+
 LEVEL_LIMIT = 20
 """The longest bot level a seat stores (its database column): ``master(think=0.5)`` fits."""
 
@@ -311,6 +314,10 @@ class Hub:
             rules.check_players(len(seats))
         except RulesError as err:
             raise HubError(str(err)) from None
+        if len(str(rules)) > RULES_LIMIT:
+            raise HubError(f"these rules change too many options to store with a table "
+                           f"(their text is {len(str(rules))} characters, at most "
+                           f"{RULES_LIMIT}): keep the preset's defaults where you can")
         if not any(s.kind == "person" for s in seats):
             raise HubError("a table needs at least one person (bots-only tables are for the "
                            "simulator)")
