@@ -442,3 +442,20 @@ def test_rules_too_long_to_store_get_a_4xx(db_url: str) -> None:
         assert answer.status_code == 400, answer.text
         assert "too many options" in answer.json()["error"]
         assert client.app.state.hub.tables == {}  # type: ignore[attr-defined]
+
+
+def test_lone_surrogates_in_messages_get_an_answer(db_url: str) -> None:
+    """A lone surrogate (valid JSON, not valid Unicode text) in an action or a why: the
+    seat gets a refusal it can read, and the connection goes on working."""
+    with app_client(db_url) as client:
+        table_id, tokens = create(client, TWO, seed=3)
+        shadow = Shadow(RULES, ["Ann", "Bob"], 3)
+        with seated(client, table_id, tokens) as conns:
+            mover = conns[shadow.deal.to_move]
+            mover.send('{"type": "why", "action": "discard \\ud800"}')
+            answer = mover.recv()
+            assert answer["type"] == "why" and answer["legal"] is False
+            mover.send('{"type": "action", "action": "meld \\udfff 5H"}')
+            assert mover.recv()["type"] == "error"
+            mover.act("draw stock")
+            assert mover.view()["table"]["seq"] == 1

@@ -29,7 +29,7 @@ from rummykit.bots.hints import hint
 from rummykit.db.models import ActionRow, TableRow, TableSeatRow
 from rummykit.engine.actions import Action
 from rummykit.engine.match import Match
-from rummykit.errors import IllegalActionError, NotationError, RulesError, RummyError
+from rummykit.errors import IllegalActionError, NotationError, RulesError, RummyError, shown
 from rummykit.melds import meld_points
 from rummykit.names import printable_name
 from rummykit.rules import Rules
@@ -435,7 +435,9 @@ class Hub:
             try:
                 action = self._checked(table, seat, text)
             except HubError as err:
-                return {"type": "why", "action": text, "legal": False,
+                # The action as the engine would print it back (text that did not parse
+                # is quoted: it may hold anything, a lone surrogate included).
+                return {"type": "why", "action": shown(text), "legal": False,
                         "message": str(err), **err.details()}
         return {"type": "why", "action": str(action), "legal": True, "message": ""}
 

@@ -58,8 +58,10 @@ class Outbox:
             except TimeoutError:
                 await self._give_up()
                 return
-            except Exception:  # the peer has gone: the receiving side ends the connection
-                return
+            except Exception:
+                # This message could not be sent (the peer has gone: the receiving side
+                # ends the connection), or not encoded: the next ones still go.
+                continue
 
     async def _give_up(self) -> None:
         """Drop the connection, without waiting on it: closing a socket whose reader has
