@@ -86,6 +86,8 @@ def _parser() -> argparse.ArgumentParser:
                        help="serve the API's OpenAPI pages at /docs and /openapi.json")
     serve.add_argument("--tables-per-client", type=int, default=30, metavar="N",
                        help="tables one client address may open in ten minutes (default 30)")
+    serve.add_argument("--header-timeout", type=_seconds, default=10.0, metavar="S",
+                       help="seconds a client has to send a request's headers (default 10)")
     serve.set_defaults(handler=_serve)
 
     rules = sub.add_parser("rules", help="list the presets and options")
@@ -163,7 +165,10 @@ def _serve(args: argparse.Namespace) -> int:
         print(f"cannot open the database: {str(err).splitlines()[0]}", file=sys.stderr)
         return 2
     print(f"rummykit: open http://{args.host}:{args.port}/ in a browser", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws_max_size=65536)
+    from rummykit.server.protocol import timely_protocol
+
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws_max_size=65536,
+                http=timely_protocol(args.header_timeout))
     return 0
 
 

@@ -459,3 +459,67 @@ def test_lone_surrogates_in_messages_get_an_answer(db_url: str) -> None:
             assert mover.recv()["type"] == "error"
             mover.act("draw stock")
             assert mover.view()["table"]["seq"] == 1
+
+
+# -- slow headers ------------------------------------------------------------------------------
+
+
+def test_slow_headers_are_cut_off(tmp_path: Any) -> None:
+    """A client that drips its request headers a byte at a time is disconnected once the
+    header deadline passes (here 1 s), and so is one that opens and sends nothing; a
+    client that sends its headers at once is served, twice on one connection."""
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    import httpx
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    log = (tmp_path / "server.log").open("wb")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "rummykit.cli", "serve", "--port", str(port), "--db",
+         f"sqlite:///{tmp_path / 'rummykit.db'}", "--header-timeout", "1"],
+        stdout=log, stderr=subprocess.STDOUT, cwd=tmp_path)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/api/presets", timeout=2).is_success:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+
+        def lasts(drip: bytes) -> float:
+            """How long the server keeps a connection that sends ``drip`` slowly."""
+            started = time.monotonic()
+            with socket.create_connection(("127.0.0.1", port)) as conn:
+                conn.settimeout(0.3)
+                for byte in drip:
+                    try:
+                        conn.sendall(bytes([byte]))
+                        if conn.recv(1024) == b"":
+                            break
+                    except TimeoutError:
+                        continue
+                    except OSError:
+                        break
+                    if time.monotonic() - started > 8:
+                        break
+            return time.monotonic() - started
+
+        assert lasts(b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: " + b"a" * 100) < 4
+        with socket.create_connection(("127.0.0.1", port)) as idle:
+            idle.settimeout(5)
+            started = time.monotonic()
+            assert idle.recv(1) == b""  # closed by the server
+            assert time.monotonic() - started < 4
+        with httpx.Client() as client:
+            for _ in range(2):
+                assert client.get(f"http://127.0.0.1:{port}/api/presets").is_success
+    finally:
+        server.terminate()
+        server.wait(20)
+        log.close()
