@@ -464,10 +464,11 @@ def test_lone_surrogates_in_messages_get_an_answer(db_url: str) -> None:
 # -- slow headers ------------------------------------------------------------------------------
 
 
-def test_slow_headers_are_cut_off(tmp_path: Any) -> None:
+def test_slow_headers_are_cut_off_and_tokens_never_logged(tmp_path: Any) -> None:
     """A client that drips its request headers a byte at a time is disconnected once the
     header deadline passes (here 1 s), and so is one that opens and sends nothing; a
-    client that sends its headers at once is served, twice on one connection."""
+    client that sends its headers at once is served, twice on one connection. The
+    server's log never shows a seat's token."""
     import socket
     import subprocess
     import sys
@@ -519,7 +520,21 @@ def test_slow_headers_are_cut_off(tmp_path: Any) -> None:
         with httpx.Client() as client:
             for _ in range(2):
                 assert client.get(f"http://127.0.0.1:{port}/api/presets").is_success
+            # Links carry tokens: using them, well or badly, writes none to the log.
+            base = f"http://127.0.0.1:{port}"
+            made = client.post(f"{base}/api/tables", json={"rules": "classic", "seats": [
+                {"kind": "person", "name": "Ann"}, {"kind": "bot", "name": "Bob",
+                                                    "level": "greedy"}]}).json()
+            link = made["seats"][0]["link"]
+            token = link.split("token=", 1)[1]
+            assert client.get(base + link).is_success
+            assert client.get(f"{base}/api/tables/{made['id']}",
+                              params={"token": token}).is_success
+            assert client.get(f"{base}/api/tables/{made['id']}",
+                              params={"token": token[::-1]}).status_code == 403
     finally:
         server.terminate()
         server.wait(20)
         log.close()
+    text = (tmp_path / "server.log").read_text(errors="replace")
+    assert token not in text and token[::-1] not in text and "token=" not in text
