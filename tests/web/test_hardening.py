@@ -538,3 +538,15 @@ def test_slow_headers_are_cut_off_and_tokens_never_logged(tmp_path: Any) -> None
         log.close()
     text = (tmp_path / "server.log").read_text(errors="replace")
     assert token not in text and token[::-1] not in text and "token=" not in text
+
+
+@pytest.mark.parametrize("path", ["/api/tables", "/api/replay"])
+def test_a_number_too_long_to_read_gets_a_4xx(db_url: str, path: str) -> None:
+    """An integer of more digits than Python reads (its limit is 4,300) in a request body:
+    a 400 with a message, not a server error."""
+    body = ('{"rules": "classic", "seats": [{"kind": "person", "name": "A"}], "seed": '
+            + "9" * 5000 + "}")
+    with app_client(db_url) as client:
+        answer = client.post(path, content=body, headers={"content-type": "application/json"})
+        assert answer.status_code == 400, answer.text
+        assert answer.json()
