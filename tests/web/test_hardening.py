@@ -18,6 +18,30 @@ from rummykit.db.models import GameRow, SeatRow, TableRow
 from ._support import Shadow
 from .test_api import TWO, app_client, create, seated, step
 
+
+def run_async(coroutine: Any) -> Any:
+    """Run ``coroutine`` on a loop of its own, in a thread of its own (the browser tests'
+    Playwright keeps a loop running in the main thread of the same test session)."""
+    import asyncio
+    import threading
+
+    result: list[Any] = []
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            result.append(asyncio.run(coroutine))
+        except BaseException as err:  # handed to the test's thread
+            errors.append(err)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    if errors:
+        raise errors[0]
+    return result[0]
+
+
 pytestmark = [pytest.mark.timeout(120),
               pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 
@@ -311,7 +335,7 @@ def test_a_connection_that_never_reads_holds_up_nobody(db_url: str) -> None:
         await hub.shutdown()
         engine.dispose()
 
-    asyncio.run(scenario())
+    run_async(scenario())
 
 
 async def _note(into: list[str], name: str) -> None:
@@ -336,7 +360,7 @@ def test_a_send_that_does_not_finish_in_time_drops_the_connection() -> None:
         assert dropped == ["slow"]
         await box.close()
 
-    asyncio.run(scenario())
+    run_async(scenario())
 
 
 def test_a_seat_has_at_most_four_connections(db_url: str) -> None:
@@ -369,7 +393,6 @@ def test_a_huge_body_is_refused_before_it_is_read(db_url: str) -> None:
     streams in without one (chunked) is cut off as soon as it passes the limit: the app
     is called as the server calls it, and of a 400 MiB upload it reads only the first
     few MiB."""
-    import asyncio
 
     from rummykit.server.app import MAX_BODY, MAX_RECORD, create_app
 
@@ -403,7 +426,7 @@ def test_a_huge_body_is_refused_before_it_is_read(db_url: str) -> None:
         await app(scope, receive, send)
         return read, answered
 
-    read, answered = asyncio.run(upload())
+    read, answered = run_async(upload())
     assert answered[0]["status"] == 413
     assert read <= MAX_RECORD // (1 << 20) + 2, f"read {read} MiB of 400"
 
@@ -550,3 +573,65 @@ def test_a_number_too_long_to_read_gets_a_4xx(db_url: str, path: str) -> None:
         answer = client.post(path, content=body, headers={"content-type": "application/json"})
         assert answer.status_code == 400, answer.text
         assert answer.json()
+
+
+def test_tokens_are_stored_hashed(db_url: str) -> None:
+    """The database keeps only each seat's token hash: a copy of it opens no seat (the
+    hash itself is refused as a token), while the link's token does."""
+    import hashlib
+
+    from rummykit.db.models import TableSeatRow
+
+    with app_client(db_url) as client:
+        table_id, tokens = create(client, TWO, seed=3)
+        engine = connect(db_url)
+        with Session(engine) as session:
+            rows = session.scalars(select(TableSeatRow).where(
+                TableSeatRow.table_id == table_id).order_by(TableSeatRow.seat)).all()
+            stored = [(row.token, row.token_hash) for row in rows]
+        engine.dispose()
+        assert stored == [(None, hashlib.sha256(t.encode()).hexdigest()) for t in tokens]
+        for token, (_, digest) in zip(tokens, stored, strict=True):
+            assert token is not None and token not in str(stored)
+            assert client.get(f"/api/tables/{table_id}",
+                              params={"token": digest}).status_code == 403
+            assert client.get(f"/api/tables/{table_id}",
+                              params={"token": token}).status_code == 200
+
+
+def test_older_tables_keep_working_once_their_tokens_are_hashed(tmp_path: Any) -> None:
+    """A database made before tokens were hashed (schema 0003, plain tokens) is upgraded:
+    the tokens become hashes and the old links still open their seats."""
+    import hashlib
+
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import create_engine, text
+
+    from rummykit.db import MIGRATIONS
+
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    raw = create_engine(url)
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with raw.begin() as conn:
+        config.attributes["connection"] = conn
+        command.upgrade(config, "0003")
+    with raw.begin() as conn:
+        conn.execute(text("INSERT INTO tables (id, created_at, rules, seed, status) VALUES "
+                          "('abc123', '2026-11-30', 'one-deal', 3, 'waiting')"))
+        conn.execute(text("INSERT INTO table_seats (table_id, seat, name, kind, level, token, "
+                          "joined) VALUES ('abc123', 0, 'Ann', 'person', NULL, 'plain-token-0', "
+                          "0), ('abc123', 1, 'Bob', 'person', NULL, 'plain-token-1', 0)"))
+    raw.dispose()
+    with app_client(url) as client:  # the app runs the migrations when it starts
+        assert client.get("/api/tables/abc123",
+                          params={"token": "plain-token-1"}).json()["view"]["seat"] == 1
+    raw = create_engine(url)
+    with raw.begin() as conn:
+        rows = conn.execute(text("SELECT token, token_hash FROM table_seats ORDER BY seat")
+                            ).all()
+    raw.dispose()
+    assert [tuple(r) for r in rows] == [
+        (None, hashlib.sha256(b"plain-token-0").hexdigest()),
+        (None, hashlib.sha256(b"plain-token-1").hexdigest())]

@@ -109,6 +109,10 @@ class TableSeatRow(Base):
     """``person`` or ``bot``."""
     level: Mapped[str | None] = mapped_column(String(20), nullable=True)
     token: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
+    """No longer written (tokens are kept hashed, in ``token_hash``); older rows' tokens
+    were hashed by migration 0004."""
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """The SHA-256 of the seat's token (hex): a person's seat only."""
     joined: Mapped[bool] = mapped_column(Boolean)
     table: Mapped[TableRow] = relationship(back_populates="seats")
 

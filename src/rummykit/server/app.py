@@ -17,7 +17,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
@@ -288,8 +288,7 @@ def create_app(
             "id": table.id,
             "rules": str(table.rules),
             "seats": [{"seat": s, "name": table.names[s], "kind": table.kinds[s],
-                       "link": f"/t/{table.id}?token={table.tokens[s]}" if table.tokens[s]
-                       else None} for s in range(table.players)],
+                       "link": table.links[s]} for s in range(table.players)],
         }
 
     def seat_or_403(table: Table, token: str | None) -> int:
@@ -308,8 +307,8 @@ def create_app(
         table = hub.get(table_id)
         seat = seat_or_403(table, body.token)
         new_id = await hub.rematch(table, seat)
-        new = hub.get(new_id)
-        return {"id": new_id, "link": f"/t/{new_id}?token={new.tokens[seat]}"}
+        # The seat's token opens its seat at the rematch too (tokens are kept hashed).
+        return {"id": new_id, "link": f"/t/{new_id}?token={quote(body.token or '')}"}
 
     @app.get("/api/tables/{table_id}/record")
     async def table_record(table_id: str, token: str | None = None) -> Response:
@@ -413,6 +412,7 @@ def create_app(
                 if error is not None:
                     await send({"type": "error", **error})
                     if error.get("code") == "too-deep":
+                        await outbox.drain()
                         await socket.close(code=1008)  # a policy the client broke
                         break
         except (WebSocketDisconnect, RuntimeError):

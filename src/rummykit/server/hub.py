@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import random
 import secrets
@@ -73,6 +74,21 @@ BROKEN_MESSAGE = "this table can no longer be rebuilt by this version of rummyki
 """What a client hears of a broken table (the reason is in the server's log)."""
 
 
+def encodable(text: str) -> bool:
+    """Whether ``text`` can be sent as it is (a lone surrogate cannot be encoded)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def token_hash(token: str) -> str:
+    """What a table keeps of a seat's token: its SHA-256 (hex). Tokens are 192 random
+    bits, so a plain hash is enough; a copy of the database opens no seat."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
 class HubError(ValueError):
     """A request the hub refuses; the message is for the person who made it.
 
@@ -117,7 +133,9 @@ class Table:
     names: list[str]
     kinds: list[str]
     levels: list[str | None]
-    tokens: list[str | None]
+    token_hashes: list[str | None]
+    """Each person's seat's token, hashed (:func:`token_hash`); the tokens themselves are
+    only in the links given out."""
     joined: list[bool]
     status: str
     match: Match
@@ -144,11 +162,15 @@ class Table:
     def players(self) -> int:
         return len(self.names)
 
+    links: list[str | None] = field(default_factory=list)
+    """Each person's link with its token, only on the table as created (never stored)."""
+
     def seat_of(self, token: str | None) -> int | None:
-        if not token:
+        if not token or len(token) > 200:
             return None
-        for seat, t in enumerate(self.tokens):
-            if t is not None and secrets.compare_digest(t, token):
+        digest = token_hash(token)
+        for seat, stored in enumerate(self.token_hashes):
+            if stored is not None and secrets.compare_digest(stored, digest):
                 return seat
         return None
 
@@ -194,7 +216,7 @@ class Hub:
         table = Table(
             id=row.id, rules=rules, seed=row.seed, names=names,
             kinds=[s.kind for s in seats], levels=[s.level for s in seats],
-            tokens=[s.token for s in seats], joined=[s.joined for s in seats],
+            token_hashes=[s.token_hash for s in seats], joined=[s.joined for s in seats],
             status=row.status, match=match, previous=row.previous, next_table=row.next_table,
         )
         for action in sorted(row.actions, key=lambda a: a.seq):
@@ -300,15 +322,20 @@ class Hub:
     async def open_table(
         self, rules_text: str, seats: Sequence[SeatSpec], *, seed: int | None = None,
         previous: str | None = None, first_dealer: int | None = None,
+        token_hashes: Sequence[str | None] | None = None,
     ) -> Table:
         """:meth:`create` from the event loop: the database write goes to the writer thread."""
         return await asyncio.get_running_loop().run_in_executor(
             self._writer, lambda: self.create(rules_text, seats, seed=seed, previous=previous,
-                                              first_dealer=first_dealer))
+                                              first_dealer=first_dealer,
+                                              token_hashes=token_hashes))
 
     def create(self, rules_text: str, seats: Sequence[SeatSpec], *, seed: int | None = None,
-               previous: str | None = None, first_dealer: int | None = None) -> Table:
-        """A new table; people's seats get unguessable tokens."""
+               previous: str | None = None, first_dealer: int | None = None,
+               token_hashes: Sequence[str | None] | None = None) -> Table:
+        """A new table; people's seats get unguessable tokens (their links are on the
+        table as made, ``table.links``), or, for a rematch, the seats' ``token_hashes`` of
+        the table before: the same people keep their keys."""
         try:
             rules = Rules.parse(rules_text)
             rules.check_players(len(seats))
@@ -352,20 +379,27 @@ class Hub:
             match = Match(rules, players=names, seed=seed, first_dealer=first_dealer)
         except RulesError as err:
             raise HubError(str(err)) from None
+        table_id = secrets.token_hex(6)
+        tokens = [secrets.token_urlsafe(24) if s.kind == "person" and token_hashes is None
+                  else None for s in seats]
+        hashes = (list(token_hashes) if token_hashes is not None
+                  else [None if t is None else token_hash(t) for t in tokens])
         table = Table(
-            id=secrets.token_hex(6), rules=rules, seed=seed, names=names,
+            id=table_id, rules=rules, seed=seed, names=names,
             kinds=[s.kind for s in seats],
             levels=[s.level if s.kind == "bot" else None for s in seats],
-            tokens=[secrets.token_urlsafe(24) if s.kind == "person" else None for s in seats],
+            token_hashes=hashes,
             joined=[s.kind == "bot" for s in seats], status="waiting", match=match,
             previous=previous,
+            links=[None if t is None else f"/t/{table_id}?token={t}" for t in tokens],
         )
         with Session(self.engine) as session:
             session.add(TableRow(
                 id=table.id, created_at=datetime.now(UTC), rules=str(rules), seed=seed,
                 first_dealer=first_dealer, status=table.status, previous=previous,
                 seats=[TableSeatRow(seat=i, name=names[i], kind=table.kinds[i],
-                                    level=table.levels[i], token=table.tokens[i],
+                                    level=table.levels[i],
+                                    token_hash=table.token_hashes[i],
                                     joined=table.joined[i]) for i in range(len(names))],
             ))
             session.commit()
@@ -405,7 +439,8 @@ class Hub:
                 new = await self.open_table(str(table.rules), [
                     SeatSpec(table.kinds[s], table.names[s], table.levels[s])
                     for s in range(table.players)
-                ], previous=table.id, first_dealer=table.match.next_dealer())
+                ], previous=table.id, first_dealer=table.match.next_dealer(),
+                    token_hashes=table.token_hashes)
                 table.next_table = new.id
                 await self._write(self._save_next, table.id, new.id)
         await self.broadcast(table)
@@ -437,8 +472,8 @@ class Hub:
             except HubError as err:
                 # The action as the engine would print it back (text that did not parse
                 # is quoted: it may hold anything, a lone surrogate included).
-                return {"type": "why", "action": shown(text), "legal": False,
-                        "message": str(err), **err.details()}
+                return {"type": "why", "action": text if encodable(text) else shown(text),
+                        "legal": False, "message": str(err), **err.details()}
         return {"type": "why", "action": str(action), "legal": True, "message": ""}
 
     def _checked(self, table: Table, seat: int, text: str) -> Action:
@@ -651,8 +686,9 @@ class Hub:
         rematch = None
         if table.next_table is not None:
             nxt = self.tables.get(table.next_table)
-            if nxt is not None and nxt.tokens[seat]:
-                rematch = f"/t/{nxt.id}?token={nxt.tokens[seat]}"
+            if nxt is not None and nxt.token_hashes[seat]:
+                # The page adds its own token: the seat's key carries over to the rematch.
+                rematch = f"/t/{nxt.id}"
         return {
             "type": "view",
             "table": {

@@ -61,7 +61,15 @@ class Outbox:
             except Exception:
                 # This message could not be sent (the peer has gone: the receiving side
                 # ends the connection), or not encoded: the next ones still go.
-                continue
+                pass
+            finally:
+                self._queue.task_done()
+
+    async def drain(self) -> None:
+        """Wait (within the send timeout) until every queued message has been sent: before
+        the connection is closed on purpose, so that its last words arrive."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._queue.join(), self._timeout)
 
     async def _give_up(self) -> None:
         """Drop the connection, without waiting on it: closing a socket whose reader has

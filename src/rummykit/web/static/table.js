@@ -642,7 +642,7 @@ function summaries() {
   }
   if (state.table.rematch) {
     const link = document.getElementById("rematch-link") || el("a", { id: "rematch-link" }, t("link.rematch"));
-    link.href = state.table.rematch;
+    link.href = `${state.table.rematch}?token=${encodeURIComponent(token)}`;  // the same key
     if (!link.isConnected) body.append(el("p", {}, link));
   }
 }
