@@ -635,3 +635,41 @@ def test_older_tables_keep_working_once_their_tokens_are_hashed(tmp_path: Any) -
     assert [tuple(r) for r in rows] == [
         (None, hashlib.sha256(b"plain-token-0").hexdigest()),
         (None, hashlib.sha256(b"plain-token-1").hexdigest())]
+
+
+def test_statistics_come_a_page_at_a_time(db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """/api/stats answers at most a page of lines with the total; ``offset`` goes on where
+    the last page stopped, and a page larger than the limit is a 4xx."""
+    from rummykit.engine import DealResult
+    from rummykit.rules import preset
+    from rummykit.stats import Store
+
+    engine = connect(db_url)
+    store = Store(engine=engine)
+    for i in range(5):
+        store.add_game(rules=preset("classic"), names=[f"P{i}", f"Q{i}"],
+                       kinds=["person", "person"], winner=0, finished=True,
+                       results=[DealResult(0, False, (10, 0))], totals=[10, 0])
+    engine.dispose()
+    with app_client(db_url) as client:
+        every = client.get("/api/stats").json()
+        assert every["total"] == 10 and len(every["stats"]) == 10
+        first = client.get("/api/stats", params={"limit": 4}).json()
+        rest = client.get("/api/stats", params={"limit": 4, "offset": 4}).json()
+        last = client.get("/api/stats", params={"limit": 4, "offset": 8}).json()
+        assert first["stats"] + rest["stats"] + last["stats"] == every["stats"]
+        assert len(last["stats"]) == 2
+        assert client.get("/api/stats", params={"limit": 10_000}).status_code == 422
+
+
+def test_the_server_holds_a_limited_number_of_open_tables(
+        db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from rummykit.server import app as app_module
+
+    monkeypatch.setattr(app_module, "MAX_OPEN_TABLES", 2)
+    with app_client(db_url) as client:
+        for _ in range(2):
+            assert client.post("/api/tables", json={"rules": "classic",
+                                                    "seats": TWO}).status_code == 200
+        full = client.post("/api/tables", json={"rules": "classic", "seats": TWO})
+        assert full.status_code == 503 and "try again later" in full.json()["error"]

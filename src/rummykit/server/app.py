@@ -55,6 +55,8 @@ MAX_RECORD = 5_000_000
 MAX_BODY = 65_536
 """The largest request body but a record's upload (MAX_RECORD): counted as it streams in,
 so a huge upload is refused before it is read, not after."""
+STATS_PAGE = 200
+"""The most statistics lines one request returns (the page asks for the next ones)."""
 TABLES_PER_CLIENT = 30
 """Tables one client address may open in TABLE_WINDOW seconds (then 429)."""
 TABLE_WINDOW = 600.0
@@ -346,13 +348,18 @@ def create_app(
 
     @app.get("/api/stats")
     async def stats(preset: str | None = None,
-                    players: int | None = Query(None, ge=2, le=6)) -> dict[str, Any]:
+                    players: int | None = Query(None, ge=2, le=6),
+                    offset: int = Query(0, ge=0, le=1_000_000),
+                    limit: int = Query(STATS_PAGE, ge=1, le=STATS_PAGE)) -> dict[str, Any]:
+        """A page of the statistics (``limit`` lines from ``offset``) and how many there
+        are in all."""
         if preset is not None and preset not in PRESETS:
             raise HubError(f"no preset {shown(preset)}; the presets are: {', '.join(PRESETS)}")
         store = Store(engine=engine)
         # Reading the statistics is work for the database: off the event loop.
         lines = await asyncio.to_thread(store.lines, preset=preset, players=players)
-        return {"stats": [line.to_json() for line in lines]}
+        return {"stats": [line.to_json() for line in lines[offset:offset + limit]],
+                "total": len(lines), "offset": offset}
 
     # -- the live connection ---------------------------------------------------------
 

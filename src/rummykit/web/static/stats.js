@@ -1,16 +1,22 @@
 // The statistics page: per player (person or bot level), preset and player count.
 "use strict";
 
-async function load() {
+// The lines come a page at a time; "more" asks for the next page.
+async function load(offset = 0) {
   const preset = document.getElementById("preset").value;
   const players = document.getElementById("players").value;
   const query = new URLSearchParams();
   if (preset) query.set("preset", preset);
   if (players) query.set("players", players);
+  if (offset) query.set("offset", String(offset));
   const data = await api(`/api/stats?${query}`);
   const body = document.querySelector("#stats tbody");
-  body.replaceChildren();
-  if (!data.stats.length) body.append(el("tr", {}, el("td", { colspan: 10, text: t("stats.none") })));
+  if (!offset) body.replaceChildren();
+  const more = document.getElementById("more");
+  const shown = offset + data.stats.length;
+  more.classList.toggle("hidden", shown >= data.total);
+  more.onclick = () => load(shown);
+  if (!data.stats.length && !offset) body.append(el("tr", {}, el("td", { colspan: 10, text: t("stats.none") })));
   for (const s of data.stats) {
     body.append(el("tr", {},
       el("td", { text: s.kind === "bot" ? t("stats.bot", { name: levelName(s.player) }) : s.player }), el("td", { text: s.preset }),
@@ -25,8 +31,8 @@ async function init() {
   const data = await api("/api/presets");
   const select = document.getElementById("preset");
   for (const name of Object.keys(data.presets)) select.append(el("option", { value: name }, name));
-  select.addEventListener("change", load);
-  document.getElementById("players").addEventListener("change", load);
+  select.addEventListener("change", () => load());
+  document.getElementById("players").addEventListener("change", () => load());
   await load();
 }
 
