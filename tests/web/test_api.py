@@ -867,7 +867,8 @@ def test_finished_match_record_frames_and_stats(client: TestClient) -> None:
         assert (line["preset"], line["players"], line["matches"], line["deals"]) == (
             RULES, 2, 1, 1)
         assert line["matches_won"] == (1 if winner == seat else 0)
-    assert client.get("/api/stats", params={"preset": "classic"}).json() == {"stats": []}
+    assert client.get("/api/stats", params={"preset": "classic"}).json() == {
+        "stats": [], "total": 0, "offset": 0}
 
 
 def test_uploaded_record_frames_name_the_cards(client: TestClient) -> None:
