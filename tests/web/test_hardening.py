@@ -492,6 +492,7 @@ def test_slow_headers_are_cut_off_and_tokens_never_logged(tmp_path: Any) -> None
     header deadline passes (here 1 s), and so is one that opens and sends nothing; a
     client that sends its headers at once is served, twice on one connection. The
     server's log never shows a seat's token."""
+    import json
     import socket
     import subprocess
     import sys
@@ -555,6 +556,14 @@ def test_slow_headers_are_cut_off_and_tokens_never_logged(tmp_path: Any) -> None
                               params={"token": token}).is_success
             assert client.get(f"{base}/api/tables/{made['id']}",
                               params={"token": token[::-1]}).status_code == 403
+            # A WebSocket is no request waiting for headers: it outlives the deadline.
+            from websockets.sync.client import connect as ws_connect
+
+            with ws_connect(f"ws://127.0.0.1:{port}/ws/{made['id']}?token={token}") as ws:
+                assert json.loads(ws.recv(timeout=5))["type"] == "view"
+                time.sleep(2.5)
+                ws.send(json.dumps({"type": "sync"}))
+                assert json.loads(ws.recv(timeout=5))["type"] == "view"
     finally:
         server.terminate()
         server.wait(20)

@@ -42,6 +42,8 @@ def timely_protocol(header_timeout: float = HEADER_TIMEOUT) -> type[H11Protocol]
                 self._header_timer = None
 
         def _late(self) -> None:
+            if self.transport.get_protocol() is not self:
+                return  # upgraded to a WebSocket: that protocol has the connection now
             # No request under way: its headers did not come in time.
             if self.cycle is None or self.cycle.response_complete:
                 self.transport.close()
