@@ -682,3 +682,29 @@ def test_the_server_holds_a_limited_number_of_open_tables(
                                                     "seats": TWO}).status_code == 200
         full = client.post("/api/tables", json={"rules": "classic", "seats": TWO})
         assert full.status_code == 503 and "try again later" in full.json()["error"]
+
+
+def test_a_replay_upload_with_too_many_steps_is_refused(db_url: str,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The replay viewer sends every step of a record with every hand: a record of more
+    steps than the viewer shows is refused (400) before any is replayed."""
+    from rummykit import record as records
+    from rummykit.bots import make_bot
+    from rummykit.engine import Match
+    from rummykit.rules import preset
+    from rummykit.server import app as app_module
+    from rummykit.views import view
+
+    match = Match(preset("one-deal"), players=["Ann", "Bob"], seed=4)
+    bot, rng = make_bot("greedy"), random.Random(4)
+    while not match.is_over:
+        match.apply(bot.choose(view(match, match.deal.to_move), rng))
+    text = records.dumps(records.from_match(match))
+    steps = len(match.finished[0].history) + 1
+    monkeypatch.setattr(app_module, "MAX_FRAMES", steps - 1)
+    with app_client(db_url) as client:
+        answer = client.post("/api/replay", content=text)
+        assert answer.status_code == 400
+        assert f"that record has {steps} steps" in answer.json()["error"]
+        monkeypatch.setattr(app_module, "MAX_FRAMES", steps)
+        assert client.post("/api/replay", content=text).status_code == 200
