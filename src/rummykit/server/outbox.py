@@ -54,7 +54,8 @@ class Outbox:
         while True:
             message = await self._queue.get()
             try:
-                await asyncio.wait_for(self._send(message), self._timeout)
+                async with asyncio.timeout(self._timeout):  # no task of its own per send
+                    await self._send(message)
             except TimeoutError:
                 await self._give_up()
                 return
