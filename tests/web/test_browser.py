@@ -358,7 +358,7 @@ def snapshot(page: Any) -> dict[str, Any]:
         "seq": seq(page),
         "hand": sorted(hand(page)),
         "status": page.text_content("#status"),
-        "seats": page.eval_on_selector_all("#seats .seat", "els => els.map(e => e.innerText)"),
+        "seats": page.eval_on_selector_all(".seat", "els => els.map(e => e.innerText)"),
         "stock": page.text_content("#stock"),
         "pile": page.eval_on_selector_all("#pile .card", "els => els.map(e => e.dataset.card)"),
         "melds": page.eval_on_selector_all("#melds .meld", "els => els.map(e => e.innerText)"),
@@ -447,11 +447,14 @@ def test_play_a_deal_against_two_bots(server: Server, pages: Pages, shot: Any) -
     page.click("#start")
     page.wait_for_url("**/t/*")
     ready(page)
+    # The others sit across the table in the order they play after Ann; Ann's own seat
+    # sits with her hand.
     seats = page.locator("#seats .seat")
-    assert seats.count() == 3
-    assert "Ann (you)" in seats.nth(0).inner_text()
-    assert "greedy bot" in seats.nth(1).inner_text()
-    assert "expert bot" in seats.nth(2).inner_text()
+    assert seats.count() == 2
+    assert [seats.nth(k).get_attribute("data-seat") for k in range(2)] == ["1", "2"]
+    assert "Ann (you)" in page.inner_text("#me .seat")
+    assert "greedy bot" in page.inner_text('.seat[data-seat="1"]')
+    assert "expert bot" in page.inner_text('.seat[data-seat="2"]')
     assert "one-deal" in page.text_content("#rules")
 
     rng = random.Random(1)
@@ -493,8 +496,7 @@ def test_a_master_seat_with_its_thinking_time(server: Server, pages: Pages, shot
     page.click("#start")
     page.wait_for_url("**/t/*")
     ready(page)
-    seats = page.locator("#seats .seat")
-    assert "master bot · thinks 0.3 s a move" in seats.nth(1).inner_text()
+    assert "master bot · thinks 0.3 s a move" in page.inner_text('.seat[data-seat="1"]')
     play_until_over(page, random.Random(4))
     assert over(page)
 
@@ -1227,3 +1229,20 @@ def test_undo_a_meld_in_the_browser(server: Server, pages: Pages) -> None:
     assert sorted(hand(page)) == held
     assert page.locator("#melds .meld").count() == 0
     assert page.get_attribute("#btn-undo", "aria-disabled") == "true"
+
+
+def test_the_others_sit_in_the_order_they_play_after_you(server: Server, pages: Pages,
+                                                         shot: Any) -> None:
+    """Four seats, yours the third: across the table sit the fourth, the first and the
+    second (play passes from seat i to i + 1: RULES.md), your own seat with your hand."""
+    table = server.table([bot("Bob"), bot("Cid"), person("Ann"), bot("Dan")],
+                         rules="classic", seed=3)
+    page = pages.new()
+    page.goto(server.url + table["seats"][2]["link"])
+    ready(page)
+    order = page.eval_on_selector_all("#seats .seat", "els => els.map(e => e.dataset.seat)")
+    assert order == ["3", "0", "1"]
+    assert page.get_attribute("#me .seat", "data-seat") == "2"
+    wait_turn(page)
+    page.wait_for_function("() => document.getAnimations().length === 0")
+    shot(page, "table-four-seats")

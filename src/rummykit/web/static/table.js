@@ -179,7 +179,7 @@ function animate(before, old) {
   const added = v.history_length - prev.history_length;
   if (added <= 0 || added > 4) return;
   const movers = v.history.slice(-added);
-  const seatRect = (seat) => { const n = document.querySelector(`#seats .seat[data-seat="${seat}"]`); return n && n.getBoundingClientRect(); };
+  const seatRect = (seat) => { const n = document.querySelector(`.seat[data-seat="${seat}"]`); return n && n.getBoundingClientRect(); };
   const stockNode = document.querySelector("#stock .card");
   const stockRect = stockNode && stockNode.getBoundingClientRect();
   const lastOther = movers.map(([seat]) => seat).reverse().find((seat) => seat !== v.seat);
@@ -245,10 +245,17 @@ function statusText() {
   return t("status.playing", { name: nameOf(v.to_move) });
 }
 
+// The others sit across the table in the order they play after you (the next player
+// first); your own seat sits with your hand.
 function renderSeats() {
   const v = state.view, tb = state.table, box = document.getElementById("seats");
+  const me = document.getElementById("me");
   box.replaceChildren();
-  tb.seats.forEach((seat, i) => {
+  me.replaceChildren();
+  const n = tb.seats.length;
+  const order = tb.seats.map((_, i) => i).sort((a, b) => ((a - v.seat + n) % n) - ((b - v.seat + n) % n));
+  for (const i of order) {
+    const seat = tb.seats[i];
     let last = "";
     const lines = logLines();
     for (let k = lines.length - 1; k >= 0; k--) if (lines[k].seat === i) { last = lines[k].short; break; }
@@ -265,8 +272,8 @@ function renderSeats() {
       el("div", {}, tn("n.cards", v.hand_sizes[i]) + " · " + t("seat.score", { score: v.totals[i] }) + (v.dealer === i ? " · " + t("seat.dealer") : "") + (v.active[i] ? "" : " · " + t("seat.out"))),
       facts.length ? el("div", { class: "facts", text: facts.join(" · ") }) : null,
       el("div", { class: "last" }, last ? t("seat.last", { what: last }) : (seat.joined ? "" : t("seat.absent"))));
-    box.append(node);
-  });
+    if (i === v.seat) { node.classList.add("me"); me.append(node); } else box.append(node);
+  }
 }
 
 function canDo(text) { return legal().includes(text); }
