@@ -59,3 +59,13 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     url: str = request.getfixturevalue("web_postgres_url")
     empty(url)
     yield url
+
+
+@pytest.fixture
+def actions_db(db_url: str) -> Iterator[Any]:
+    """Every action a table stored, read straight from the database (``_support.ActionLog``)."""
+    from ._support import ActionLog
+
+    log = ActionLog(db_url)
+    yield log
+    log.close()

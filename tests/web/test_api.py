@@ -148,13 +148,6 @@ def client(db_url: str) -> Iterator[TestClient]:
         yield client
 
 
-@pytest.fixture
-def actions_db(db_url: str) -> Iterator[ActionLog]:
-    log = ActionLog(db_url)
-    yield log
-    log.close()
-
-
 def create(client: TestClient, seats: list[dict[str, Any]], rules: str = RULES,
            seed: int = SEED) -> tuple[str, list[str | None]]:
     """A new table: its id and each seat's token (None for bots)."""
@@ -787,15 +780,24 @@ def test_restart_lets_the_bots_go_on(db_url: str, actions_db: ActionLog) -> None
     assert len(actions_db.rows(table_id)) == shadow.seq
 
 
+def play_to_the_end(client: TestClient, seed: int) -> tuple[str, list[str | None],
+                                                            dict[int, dict[str, Any]]]:
+    """A table of Ann and Bob (two people) played to its end over their WebSockets with
+    greedy moves: its id, its tokens and the last view each seat heard."""
+    shadow = Shadow(RULES, ["Ann", "Bob"], seed)
+    table_id, tokens = create(client, TWO, seed=seed)
+    last: dict[int, dict[str, Any]] = {}
+    with seated(client, table_id, tokens) as conns:
+        rng = random.Random(seed)
+        while not shadow.match.is_over:
+            last = step(conns, shadow, shadow.choose(shadow.deal.to_move, rng))
+    return table_id, tokens, last
+
+
 def test_a_finished_table_after_restart(db_url: str) -> None:
     """A finished table is not rebuilt at start, but its links, record and rematch work."""
-    shadow = Shadow(RULES, ["Ann", "Bob"], 25)
     with app_client(db_url) as client:
-        table_id, tokens = create(client, TWO, seed=25)
-        with seated(client, table_id, tokens) as conns:
-            rng = random.Random(25)
-            while not shadow.match.is_over:
-                last = step(conns, shadow, shadow.choose(shadow.deal.to_move, rng))
+        table_id, tokens, last = play_to_the_end(client, 25)
         record = client.get(f"/api/tables/{table_id}/record", params={"token": tokens[0]}).text
     with app_client(db_url) as client:
         assert table_id not in client.app.state.hub.tables  # type: ignore[attr-defined]

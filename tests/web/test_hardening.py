@@ -16,7 +16,7 @@ from rummykit.db import connect
 from rummykit.db.models import GameRow, SeatRow, TableRow
 
 from ._support import Shadow
-from .test_api import TWO, app_client, create, seated, step
+from .test_api import TWO, app_client, create, play_to_the_end, seated
 
 
 def run_async(coroutine: Any) -> Any:
@@ -53,13 +53,8 @@ def test_a_crash_before_the_bookkeeping_leaves_no_table_playing(db_url: str) -> 
     table marked finished, the game in the statistics): on the next start the replayed
     game says the match is over, so the table is finished, its record and rematch work,
     and the game is counted once."""
-    shadow = Shadow(RULES, ["Ann", "Bob"], 25)
     with app_client(db_url) as client:
-        table_id, tokens = create(client, TWO, seed=25)
-        with seated(client, table_id, tokens) as conns:
-            rng = random.Random(25)
-            while not shadow.match.is_over:
-                step(conns, shadow, shadow.choose(shadow.deal.to_move, rng))
+        table_id, tokens, _ = play_to_the_end(client, 25)
     # Undo the bookkeeping, as if the server had stopped just before it.
     engine = connect(db_url)
     with Session(engine) as session:

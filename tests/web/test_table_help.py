@@ -35,13 +35,6 @@ def client(db_url: str) -> Iterator[TestClient]:
         yield client
 
 
-@pytest.fixture
-def actions_db(db_url: str) -> Iterator[ActionLog]:
-    log = ActionLog(db_url)
-    yield log
-    log.close()
-
-
 def recv_type(conn: Conn, kind: str) -> dict[str, Any]:
     """The next message of ``kind`` (views that come first are passed over)."""
     for _ in range(50):

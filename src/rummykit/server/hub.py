@@ -532,17 +532,13 @@ class Hub:
         deleted from the database and the match replayed without it: the position is
         the one before it, the stock in the same order."""
         async with table.lock:
-            if table.status != "playing" or table.match.is_over:
-                raise HubError("there is nothing to take back", code="undo-nothing")
-            deal = table.match.deal
-            moves = deal.moves
-            if deal.to_move != seat or not moves or moves[-1][0] != seat or (
-                    moves[-1][1].kind not in ("meld", "layoff")):
-                raise HubError("only a meld or lay-off of your turn can be taken back, "
-                               "before your discard", code="undo-nothing")
-            if any(kind == "person" for s, kind in enumerate(table.kinds) if s != seat):
-                raise HubError("the other people at the table have seen it: no undo",
-                               code="undo-seen")
+            match self._undo_problem(table, seat):
+                case "undo-nothing":
+                    raise HubError("only a meld or lay-off of your turn can be taken back, "
+                                   "before your discard", code="undo-nothing")
+                case "undo-seen":
+                    raise HubError("the other people at the table have seen it: no undo",
+                                   code="undo-seen")
             first_dealer = table.match.dealers[0]
             match = Match(table.rules, players=table.names, seed=table.seed,
                           first_dealer=first_dealer)
@@ -701,7 +697,7 @@ class Hub:
                 "hints": {str(number): counts for number, counts in table.hints.items()},
                 "opening": table.rules.opening,
                 "reading": sorted(table.reading),
-                "undo": self._can_undo(table, seat),
+                "undo": self._undo_problem(table, seat) is None,
                 "target": table.match.target,
                 "melded": self._melded(table),
             },
@@ -709,15 +705,19 @@ class Hub:
         }
 
     @staticmethod
-    def _can_undo(table: Table, seat: int) -> bool:
-        """Whether :meth:`undo` would take something back for ``seat`` now."""
+    def _undo_problem(table: Table, seat: int) -> str | None:
+        """Why :meth:`undo` would take nothing back for ``seat`` now (``"undo-nothing"``,
+        ``"undo-seen"``), or None: it would."""
         if table.status != "playing" or table.match.is_over:
-            return False
+            return "undo-nothing"
         deal = table.match.deal
         moves = deal.moves
-        return (deal.to_move == seat and bool(moves) and moves[-1][0] == seat
-                and moves[-1][1].kind in ("meld", "layoff")
-                and all(kind == "bot" for s, kind in enumerate(table.kinds) if s != seat))
+        if deal.to_move != seat or not moves or moves[-1][0] != seat or (
+                moves[-1][1].kind not in ("meld", "layoff")):
+            return "undo-nothing"
+        if any(kind == "person" for s, kind in enumerate(table.kinds) if s != seat):
+            return "undo-seen"
+        return None
 
     @staticmethod
     def _melded(table: Table) -> list[int] | None:
