@@ -1,7 +1,7 @@
 // The start page: choose a preset and options, fill the seats, start the table.
 "use strict";
 
-let PRESETS = {}, HELP = {}, BOTS = [], THINK = 1;
+let PRESETS = {}, BOTS = [], THINK = 1;
 const FIXED = ["melds_per_turn", "aces", "last_discard"];
 const CHOICES = {
   melds_per_turn: ["one", "many"], aces: ["low", "high-low"], last_discard: ["optional", "required"],
@@ -132,7 +132,7 @@ async function start(event) {
 
 async function init() {
   const data = await api("/api/presets");
-  PRESETS = data.presets; HELP = data.help; BOTS = data.bots; THINK = data.think;
+  PRESETS = data.presets; BOTS = data.bots; THINK = data.think;
   const select = document.getElementById("preset");
   for (const [name, preset] of Object.entries(PRESETS)) {
     select.append(el("option", { value: name, selected: name === "classic" }, `${name} — ${t(`preset.${name}`)}`));

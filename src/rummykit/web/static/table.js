@@ -254,10 +254,10 @@ function renderSeats() {
   me.replaceChildren();
   const n = tb.seats.length;
   const order = tb.seats.map((_, i) => i).sort((a, b) => ((a - v.seat + n) % n) - ((b - v.seat + n) % n));
+  const lines = logLines();
   for (const i of order) {
     const seat = tb.seats[i];
     let last = "";
-    const lines = logLines();
     for (let k = lines.length - 1; k >= 0; k--) if (lines[k].seat === i) { last = lines[k].short; break; }
     const fan = el("div", { class: "fan", "aria-hidden": "true" });
     if (i !== v.seat) for (let k = 0; k < Math.min(v.hand_sizes[i], 14); k++) fan.append(backEl(true));
