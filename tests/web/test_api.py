@@ -63,6 +63,9 @@ class Conn:
         self.seat = seat
         self.tokens = self.BURST
         self.stamp = time.monotonic()
+        self.presence: list[dict[str, Any]] = []
+        """The presence messages heard (who is connected), kept aside: ``recv`` and
+        ``pending`` skip them."""
 
     def _throttle(self) -> None:
         now = time.monotonic()
@@ -88,10 +91,13 @@ class Conn:
             with anyio.fail_after(timeout):
                 return await self.ws._send_rx.receive()
 
-        message = self.ws.portal.call(get)
-        self.ws._raise_on_close(message)
-        data: dict[str, Any] = json.loads(message["text"])
-        return data
+        while True:
+            message = self.ws.portal.call(get)
+            self.ws._raise_on_close(message)
+            data: dict[str, Any] = json.loads(message["text"])
+            if data.get("type") != "presence":
+                return data
+            self.presence.append(data)
 
     def view(self, timeout: float = 10.0) -> dict[str, Any]:
         message = self.recv(timeout)
@@ -127,7 +133,11 @@ class Conn:
         found = []
         for message in self.ws.portal.call(take):
             self.ws._raise_on_close(message)
-            found.append(json.loads(message["text"]))
+            data = json.loads(message["text"])
+            if data.get("type") == "presence":
+                self.presence.append(data)
+            else:
+                found.append(data)
         return found
 
     def quiet(self, wait: float = 0.05) -> None:
@@ -158,25 +168,28 @@ def create(client: TestClient, seats: list[dict[str, Any]], rules: str = RULES,
     return data["id"], tokens
 
 
-def socket(client: TestClient, table_id: str, token: str | None) -> Any:
+def socket(client: TestClient, table_id: str, token: str | None,
+           key: str | None = None) -> Any:
     query = "" if token is None else f"?token={token}"
+    if key is not None:
+        query += f"&key={key}"
     return client.websocket_connect(f"/ws/{table_id}{query}")
 
 
 @contextmanager
-def seated(client: TestClient, table_id: str,
-           tokens: list[str | None]) -> Iterator[dict[int, Conn]]:
+def seated(client: TestClient, table_id: str, tokens: list[str | None],
+           keys: list[str] | None = None) -> Iterator[dict[int, Conn]]:
     """Every person seat of a people-only table connected, in seat order, with the join
-    messages read: a seat's first connection hears its own join and then its state; those
+    messages read: a seat's first connection hears its own join (its view, once); those
     already there hear each join."""
     assert all(tokens), "seated() is for tables of people only"
     with ExitStack() as stack:
         conns: dict[int, Conn] = {}
         for seat, token in enumerate(tokens):
-            conn = Conn(stack.enter_context(socket(client, table_id, token)), seat)
+            key = None if keys is None else keys[seat]
+            conn = Conn(stack.enter_context(socket(client, table_id, token, key)), seat)
             for other in conns.values():
                 other.view()
-            conn.view()
             conn.view()
             conns[seat] = conn
         for conn in conns.values():
@@ -700,7 +713,6 @@ def test_the_game_starts_when_every_seat_is_taken(client: TestClient) -> None:
     table_id, tokens = create(client, TWO)
     with socket(client, table_id, tokens[0]) as ws:
         ann = Conn(ws, 0)
-        ann.view()
         waiting = ann.view()
         assert waiting["table"]["status"] == "waiting"
         assert [s["joined"] for s in waiting["table"]["seats"]] == [True, False]
@@ -709,11 +721,19 @@ def test_the_game_starts_when_every_seat_is_taken(client: TestClient) -> None:
         with socket(client, table_id, tokens[1]) as ws2:
             bob = Conn(ws2, 1)
             assert ann.view()["table"]["status"] == "playing"
-            bob.view()
             assert bob.view()["table"]["status"] == "playing"
+            bob.quiet(0.1)
 
 
 # -- restart -------------------------------------------------------------------------
+
+
+def lasting(table: dict[str, Any]) -> dict[str, Any]:
+    """A table's public facts that a restart keeps: all but its last action's line and
+    who is connected."""
+    return {**{k: v for k, v in table.items() if k != "last"},
+            "seats": [{k: v for k, v in s.items() if k != "connected"}
+                      for s in table["seats"]]}
 
 
 def test_restart_rebuilds_the_tables(db_url: str) -> None:
@@ -734,9 +754,10 @@ def test_restart_rebuilds_the_tables(db_url: str) -> None:
             state = client.get(f"/api/tables/{table_id}", params={"token": token}).json()
             assert state["view"] == last[seat]["view"]
             assert state["view"] == shadow.view_json(seat)
-            # every public fact of the table but the line of its last action
-            assert {k: v for k, v in state["table"].items() if k != "last"} == {
-                k: v for k, v in last[seat]["table"].items() if k != "last"}
+            # every public fact of the table but the line of its last action and who is
+            # connected (nobody, after the restart)
+            assert lasting(state["table"]) == lasting(last[seat]["table"])
+            assert not any(s["connected"] for s in state["table"]["seats"])
         waiting = client.get(f"/api/tables/{waiting_id}",
                              params={"token": waiting_tokens[0]}).json()
         assert waiting["table"]["status"] == "waiting"
@@ -760,7 +781,6 @@ def test_restart_lets_the_bots_go_on(db_url: str, actions_db: ActionLog) -> None
         with socket(client, table_id, tokens[0]) as ws:
             ann = Conn(ws, 0)
             ann.view()
-            ann.view()
             if shadow.deal.to_move == 0:
                 for text in ("draw stock", f"discard {shadow.hand(0)[0]}"):
                     ann.act(text)
@@ -780,14 +800,15 @@ def test_restart_lets_the_bots_go_on(db_url: str, actions_db: ActionLog) -> None
     assert len(actions_db.rows(table_id)) == shadow.seq
 
 
-def play_to_the_end(client: TestClient, seed: int) -> tuple[str, list[str | None],
-                                                            dict[int, dict[str, Any]]]:
+def play_to_the_end(client: TestClient, seed: int, keys: list[str] | None = None
+                    ) -> tuple[str, list[str | None], dict[int, dict[str, Any]]]:
     """A table of Ann and Bob (two people) played to its end over their WebSockets with
-    greedy moves: its id, its tokens and the last view each seat heard."""
+    greedy moves (from browsers with ``keys``, which claim the seats, if given): its id,
+    its tokens and the last view each seat heard."""
     shadow = Shadow(RULES, ["Ann", "Bob"], seed)
     table_id, tokens = create(client, TWO, seed=seed)
     last: dict[int, dict[str, Any]] = {}
-    with seated(client, table_id, tokens) as conns:
+    with seated(client, table_id, tokens, keys) as conns:
         rng = random.Random(seed)
         while not shadow.match.is_over:
             last = step(conns, shadow, shadow.choose(shadow.deal.to_move, rng))

@@ -17,6 +17,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -92,6 +93,15 @@ class TableRow(Base):
     """The rematch of this table, once someone asked for it."""
     game_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
     """The finished match in the statistics."""
+    creator_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """The SHA-256 of the key of the browser that made the table (it may issue new
+    links for the seats)."""
+    public: Mapped[bool] = mapped_column(Boolean, server_default=false())
+    """Listed in the lobby, where anyone may take a free seat."""
+    turn_timer: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """Seconds a person has for a turn before a computer player plays it; None: no timer."""
+    standin: Mapped[str | None] = mapped_column(String(20), nullable=True)
+    """The level of the computer player that plays for a person who is away."""
     seats: Mapped[list[TableSeatRow]] = relationship(
         back_populates="table", cascade="all", order_by="TableSeatRow.seat")
     actions: Mapped[list[ActionRow]] = relationship(
@@ -114,6 +124,10 @@ class TableSeatRow(Base):
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     """The SHA-256 of the seat's token (hex): a person's seat only."""
     joined: Mapped[bool] = mapped_column(Boolean)
+    key_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    """The SHA-256 of the key of the browser that claimed the seat (None: unclaimed)."""
+    away: Mapped[bool] = mapped_column(Boolean, server_default=false())
+    """Its person handed the seat to the table's computer player and left."""
     table: Mapped[TableRow] = relationship(back_populates="seats")
 
 

@@ -16,7 +16,7 @@ import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 from urllib.parse import quote, urlsplit
 
 from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
@@ -33,13 +33,32 @@ from rummykit.db import connect
 from rummykit.engine.match import Match
 from rummykit.errors import RecordError, RulesError, shown
 from rummykit.rules import OPTION_HELP, PRESET_SOURCES, PRESETS, Rules
-from rummykit.server.hub import SUMMARY_WAIT, Hub, HubError, SeatSpec, Send, Table
+from rummykit.server.hub import (
+    SUMMARY_WAIT,
+    Hub,
+    HubError,
+    SeatSpec,
+    Send,
+    Table,
+    good_key,
+    token_hash,
+)
 from rummykit.server.outbox import Outbox
 from rummykit.stats import Store
 
 __all__ = ["MAX_MESSAGE", "create_app"]
 
 log = logging.getLogger("rummykit.server")
+
+KICKED = {
+    "replaced": "this seat is now open in another tab or window of this browser",
+    "claimed": "the browser that opened this seat's link first has claimed it",
+    "revoked": "this seat's link was replaced by whoever made the table",
+}
+"""Why a connection was closed for another (the ``closed`` message's ``reason``)."""
+
+MINE_LIMIT = 50
+"""The most tables "my tables" lists for one browser."""
 
 MAX_SOCKETS_PER_SEAT = 4
 """Connections one seat may have open at once (a few tabs or devices of its player)."""
@@ -73,14 +92,33 @@ class SeatIn(BaseModel):
     level: str | None = None
 
 
+KEY_PATTERN = "^[A-Za-z0-9_-]{22,64}$"
+"""A browser's key: 128 random bits or more, URL-safe (see :func:`hub.good_key`)."""
+
+
 class TableIn(BaseModel):
     rules: str = Field(min_length=1, max_length=400)
     seats: list[SeatIn] = Field(min_length=2, max_length=6)
     seed: int | None = Field(default=None, ge=0, lt=2**62)
+    key: str | None = Field(default=None, pattern=KEY_PATTERN)
+    """The key of the browser that makes the table: it may later issue new links."""
 
 
 class TokenIn(BaseModel):
-    token: str = Field(min_length=1, max_length=100)
+    """Who asks for a seat: its link's ``token``, or the ``seat`` that the browser with
+    ``key`` claimed (a claimed seat needs the key either way)."""
+
+    token: str | None = Field(default=None, max_length=100)
+    seat: int | None = Field(default=None, ge=0, le=5)
+    key: str | None = Field(default=None, pattern=KEY_PATTERN)
+
+
+Who = Annotated[TokenIn, Query()]
+"""Who asks, from the query string (``?token=...``, or ``?seat=N&key=...``)."""
+
+
+class KeyIn(BaseModel):
+    key: str = Field(pattern=KEY_PATTERN)
 
 
 class BodyTooLarge(Exception):
@@ -285,7 +323,8 @@ def create_app(
             raise HubError("the server shuffles: a chosen seed would show its chooser every "
                            "card", 403)
         table = await hub.open_table(
-            body.rules, [SeatSpec(s.kind, s.name, s.level) for s in body.seats], seed=body.seed)
+            body.rules, [SeatSpec(s.kind, s.name, s.level) for s in body.seats], seed=body.seed,
+            creator_hash=None if body.key is None else token_hash(body.key))
         return {
             "id": table.id,
             "rules": str(table.rules),
@@ -293,29 +332,41 @@ def create_app(
                        "link": table.links[s]} for s in range(table.players)],
         }
 
-    def seat_or_403(table: Table, token: str | None) -> int:
-        seat = table.seat_of(token)
-        if seat is None:
-            raise HubError("this link's token does not open a seat at this table", 403)
-        return seat
+    def seat_or_403(table: Table, who: TokenIn) -> int:
+        return hub.seat_for(table, token=who.token, seat=who.seat, key=who.key)
 
     @app.get("/api/tables/{table_id}")
-    async def table_state(table_id: str, token: str | None = None) -> dict[str, Any]:
+    async def table_state(table_id: str, who: Who) -> dict[str, Any]:
         table = hub.get(table_id)
-        return hub.state_for(table, seat_or_403(table, token))
+        return hub.state_for(table, seat_or_403(table, who))
 
     @app.post("/api/tables/{table_id}/rematch")
     async def rematch(table_id: str, body: TokenIn) -> dict[str, Any]:
         table = hub.get(table_id)
-        seat = seat_or_403(table, body.token)
+        seat = seat_or_403(table, body)
         new_id = await hub.rematch(table, seat)
-        # The seat's token opens its seat at the rematch too (tokens are kept hashed).
-        return {"id": new_id, "link": f"/t/{new_id}?token={quote(body.token or '')}"}
+        # The seat's token and its browser's claim carry over to the rematch (kept hashed).
+        link = (f"/t/{new_id}?token={quote(body.token)}" if body.token
+                else f"/t/{new_id}?seat={seat}")
+        return {"id": new_id, "link": link}
+
+    @app.post("/api/tables/{table_id}/seats/{seat}/link")
+    async def new_link(table_id: str, seat: int, body: KeyIn) -> dict[str, Any]:
+        """A new link for a seat whose person is not at the table (the old one no longer
+        opens it), asked by the browser that made the table."""
+        table = hub.get(table_id)
+        return {"seat": seat, "link": await hub.new_link(table, seat, body.key)}
+
+    @app.post("/api/mine")
+    async def my_tables(body: KeyIn) -> dict[str, Any]:
+        """Every table where the browser with this key has claimed a seat, newest first
+        (at most MINE_LIMIT): so that losing a link never loses a seat."""
+        return {"tables": await asyncio.to_thread(hub.tables_of, body.key, MINE_LIMIT)}
 
     @app.get("/api/tables/{table_id}/record")
-    async def table_record(table_id: str, token: str | None = None) -> Response:
+    async def table_record(table_id: str, who: Who) -> Response:
         table = hub.get(table_id)
-        seat_or_403(table, token)
+        seat_or_403(table, who)
         if table.status != "finished":
             raise HubError("the record can be had once the match is over", 409)
         text = records.dumps(records.from_match(table.match))
@@ -323,9 +374,9 @@ def create_app(
             "Content-Disposition": f'attachment; filename="rummykit-{table.id}.json"'})
 
     @app.get("/api/tables/{table_id}/frames")
-    async def table_frames(table_id: str, token: str | None = None) -> dict[str, Any]:
+    async def table_frames(table_id: str, who: Who) -> dict[str, Any]:
         table = hub.get(table_id)
-        seat_or_403(table, token)
+        seat_or_403(table, who)
         if table.status != "finished":
             raise HubError("the replay can be watched once the match is over", 409)
         return await asyncio.to_thread(frames, records.from_match(table.match))
@@ -364,58 +415,85 @@ def create_app(
     # -- the live connection ---------------------------------------------------------
 
     @app.websocket("/ws/{table_id}")
-    async def live(socket: WebSocket, table_id: str, token: str | None = None) -> None:
+    async def live(socket: WebSocket, table_id: str, token: str | None = None,
+                   seat: str | None = None, key: str | None = None) -> None:
+        """A seat's live connection: ``?token=`` (its link), with ``&key=`` (the browser's
+        key, which claims an unclaimed seat); or ``?seat=N&key=`` for a seat this browser
+        claimed. A claimed seat opens only with its browser's key; that browser opening it
+        again (another tab) takes it over, and the older connection is told so."""
         await socket.accept()
+
+        async def refuse(message: str, close: int, details: dict[str, object] | None = None
+                         ) -> None:
+            await socket.send_json({"type": "error", "message": message, **(details or {})})
+            await socket.close(code=close)
+
         if not same_origin(socket):
             # A page of another site may not play for a seat whose link it learned.
-            await socket.send_json({"type": "error", "message":
-                                    "this connection comes from another site's page"})
-            await socket.close(code=4403)
+            await refuse("this connection comes from another site's page", 4403)
+            return
+        if key is not None and not good_key(key):
+            await refuse("a browser's key is 22 to 64 letters, digits, - or _", 4400,
+                         {"code": "bad-key"})
             return
         try:
             table = hub.get(table_id)
+            number = int(seat) if seat is not None and seat.isdigit() and len(seat) < 3 \
+                else None
+            place = hub.seat_for(table, token=token, seat=number, key=key)
+            claimed_now = key is not None and await hub.claim(table, place, key)
         except HubError as err:
-            await socket.send_json({"type": "error", "message": str(err), **err.details()})
-            await socket.close(code=4000 + err.status)  # 4404: no such table; 4410: broken
+            # 4403: not this browser's seat; 4404: no such table; 4410: broken.
+            await refuse(str(err), 4000 + err.status, err.details())
             return
-        seat = table.seat_of(token)
-        if seat is None:
-            await socket.send_json({"type": "error", "message":
-                                    "this link's token does not open a seat at this table"})
-            await socket.close(code=4403)
+        others = list(table.sockets.get(place, ()))
+        if key is None and len(others) >= MAX_SOCKETS_PER_SEAT:
+            await refuse(f"this seat is open in {MAX_SOCKETS_PER_SEAT} places already: close "
+                         "one of them first", 4429, {"code": "too-many-connections"})
             return
 
-        if len(table.sockets.get(seat, ())) >= MAX_SOCKETS_PER_SEAT:
-            await socket.send_json({"type": "error", "code": "too-many-connections",
-                                    "message": f"this seat is open in {MAX_SOCKETS_PER_SEAT} "
-                                    "places already: close one of them first"})
-            await socket.close(code=4429)
-            return
+        ended = False
 
         async def stuck() -> None:
             # Its reader stopped reading: it hears no more, and is closed (the page
             # reconnects and gets a fresh view).
-            hub.disconnect(table, seat, send)
+            hub.disconnect(table, place, send)
             await socket.close(code=1013)  # "try again later"
+
+        async def kick(reason: str) -> None:
+            # Another connection has the seat now: this one is told why and closed.
+            nonlocal ended
+            ended = True
+            await send({"type": "closed", "reason": reason, "message": KICKED[reason]})
+            await outbox.drain()
+            with contextlib.suppress(Exception):
+                await socket.close(code=4409)
 
         outbox = Outbox(socket.send_json, on_stuck=stuck)
         send = outbox.put
         outbox.start()
-        hub.connect(table, seat, send)
+        if key is not None:
+            # This browser's seat: its older connections (other tabs) give way, and on a
+            # claim, so do the connections that came with the link alone.
+            for other in others:
+                await hub.kick(table, other, "claimed" if claimed_now else "replaced")
+        hub.connect(table, place, send, kick)
         bucket = Bucket()
         try:
-            await hub.join(table, seat)
-            await send(hub.state_for(table, seat))
-            while True:
+            if not await hub.join(table, place):
+                await send(hub.state_for(table, place))
+                if not others or claimed_now:
+                    await hub.send_presence(table)
+            while not ended:
                 frame = await socket.receive()
-                if frame["type"] == "websocket.disconnect":
+                if frame["type"] == "websocket.disconnect" or ended:
                     break
                 raw = frame.get("text")
                 if raw is None:
                     await send({"type": "error", "message":
                                 "send text frames holding JSON, not binary ones"})
                     continue
-                error = await handle(table, seat, raw, bucket, send)
+                error = await handle(table, place, raw, bucket, send)
                 if error is not None:
                     await send({"type": "error", **error})
                     if error.get("code") == "too-deep":
@@ -426,8 +504,10 @@ def create_app(
             # RuntimeError: Starlette's "not connected" when the peer has gone meanwhile.
             pass
         finally:
-            hub.disconnect(table, seat, send)
+            hub.disconnect(table, place, send)
             await outbox.close()
+            if not ended and not table.connected(place):
+                await hub.send_presence(table)
 
     hinting: set[asyncio.Task[None]] = set()
 

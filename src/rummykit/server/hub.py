@@ -84,9 +84,19 @@ def encodable(text: str) -> bool:
 
 
 def token_hash(token: str) -> str:
-    """What a table keeps of a seat's token: its SHA-256 (hex). Tokens are 192 random
-    bits, so a plain hash is enough; a copy of the database opens no seat."""
+    """What a table keeps of a seat's token or a browser's key: its SHA-256 (hex). Both
+    are at least 128 random bits, so a plain hash is enough; a copy of the database opens
+    no seat."""
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+KEY_SHAPE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+
+
+def good_key(key: str | None) -> bool:
+    """Whether ``key`` has the shape of a browser's key: 22 to 64 URL-safe characters (a
+    page makes its key from 128 random bits or more)."""
+    return key is not None and 22 <= len(key) <= 64 and set(key) <= KEY_SHAPE
 
 
 class HubError(ValueError):
@@ -95,8 +105,9 @@ class HubError(ValueError):
     A refused action also carries ``code`` (a key of :data:`rummykit.errors.REFUSALS`, or
     one of the table's own: ``"notation"`` for an action not written in the notation,
     ``"game-waiting"``, ``"hint-not-playing"``, ``"hint-not-your-turn"``, ``"hint-busy"``,
-    ``"rate"``) and its ``params``, so that a page can say it in its own language; other
-    refusals have no code."""
+    ``"rate"``; for seats: ``"seat-claimed"``, ``"seat-link"``, ``"not-creator"``,
+    ``"no-link"``, ``"seat-in-use"``, ``"bad-key"``) and its ``params``, so that a page can
+    say it in its own language; other refusals have no code."""
 
     def __init__(self, message: str, status: int = 400, *, code: str | None = None,
                  params: Mapping[str, object] | None = None) -> None:
@@ -139,11 +150,19 @@ class Table:
     joined: list[bool]
     status: str
     match: Match
+    key_hashes: list[str | None] = field(default_factory=list)
+    """For each seat, the hashed key of the browser that claimed it (None: unclaimed).
+    A claimed seat opens only for that browser, whoever holds its link."""
+    creator_hash: str | None = None
+    """The hashed key of the browser that made the table: it may issue new links."""
     previous: str | None = None
     next_table: str | None = None
     seq: int = 0
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     sockets: dict[int, set[Send]] = field(default_factory=dict)
+    kicks: dict[Send, Callable[[str], Awaitable[None]]] = field(default_factory=dict)
+    """How to close each connection that another may replace (its reason: ``"replaced"``,
+    ``"claimed"`` or ``"revoked"``)."""
     bot_task: asyncio.Task[None] | None = None
     last: list[str] = field(default_factory=list)
     hints: dict[int, list[int]] = field(default_factory=dict)
@@ -166,6 +185,7 @@ class Table:
     """Each person's link with its token, only on the table as created (never stored)."""
 
     def seat_of(self, token: str | None) -> int | None:
+        """The seat whose link carries ``token``, if any."""
         if not token or len(token) > 200:
             return None
         digest = token_hash(token)
@@ -173,6 +193,15 @@ class Table:
             if stored is not None and secrets.compare_digest(stored, digest):
                 return seat
         return None
+
+    def owns(self, seat: int, key: str | None) -> bool:
+        """Whether the browser with ``key`` claimed ``seat``."""
+        stored = self.key_hashes[seat]
+        return (stored is not None and good_key(key)
+                and secrets.compare_digest(stored, token_hash(key or "")))
+
+    def connected(self, seat: int) -> bool:
+        return bool(self.sockets.get(seat))
 
 
 class Hub:
@@ -218,6 +247,7 @@ class Hub:
             kinds=[s.kind for s in seats], levels=[s.level for s in seats],
             token_hashes=[s.token_hash for s in seats], joined=[s.joined for s in seats],
             status=row.status, match=match, previous=row.previous, next_table=row.next_table,
+            key_hashes=[s.key_hash for s in seats], creator_hash=row.creator_hash,
         )
         for action in sorted(row.actions, key=lambda a: a.seq):
             # The stored actions were checked when played; replay them through the checked
@@ -323,19 +353,25 @@ class Hub:
         self, rules_text: str, seats: Sequence[SeatSpec], *, seed: int | None = None,
         previous: str | None = None, first_dealer: int | None = None,
         token_hashes: Sequence[str | None] | None = None,
+        key_hashes: Sequence[str | None] | None = None, creator_hash: str | None = None,
     ) -> Table:
         """:meth:`create` from the event loop: the database write goes to the writer thread."""
         return await asyncio.get_running_loop().run_in_executor(
             self._writer, lambda: self.create(rules_text, seats, seed=seed, previous=previous,
                                               first_dealer=first_dealer,
-                                              token_hashes=token_hashes))
+                                              token_hashes=token_hashes,
+                                              key_hashes=key_hashes,
+                                              creator_hash=creator_hash))
 
     def create(self, rules_text: str, seats: Sequence[SeatSpec], *, seed: int | None = None,
                previous: str | None = None, first_dealer: int | None = None,
-               token_hashes: Sequence[str | None] | None = None) -> Table:
+               token_hashes: Sequence[str | None] | None = None,
+               key_hashes: Sequence[str | None] | None = None,
+               creator_hash: str | None = None) -> Table:
         """A new table; people's seats get unguessable tokens (their links are on the
-        table as made, ``table.links``), or, for a rematch, the seats' ``token_hashes`` of
-        the table before: the same people keep their keys."""
+        table as made, ``table.links``), or, for a rematch, the seats' ``token_hashes`` and
+        ``key_hashes`` of the table before: the same people keep their seats.
+        ``creator_hash`` is the hashed key of the browser that asked for the table."""
         try:
             rules = Rules.parse(rules_text)
             rules.check_players(len(seats))
@@ -392,25 +428,31 @@ class Hub:
             joined=[s.kind == "bot" for s in seats], status="waiting", match=match,
             previous=previous,
             links=[None if t is None else f"/t/{table_id}?token={t}" for t in tokens],
+            key_hashes=list(key_hashes) if key_hashes is not None else [None] * len(seats),
+            creator_hash=creator_hash,
         )
         with Session(self.engine) as session:
             session.add(TableRow(
                 id=table.id, created_at=datetime.now(UTC), rules=str(rules), seed=seed,
                 first_dealer=first_dealer, status=table.status, previous=previous,
+                creator_hash=creator_hash,
                 seats=[TableSeatRow(seat=i, name=names[i], kind=table.kinds[i],
                                     level=table.levels[i],
                                     token_hash=table.token_hashes[i],
+                                    key_hash=table.key_hashes[i],
                                     joined=table.joined[i]) for i in range(len(names))],
             ))
             session.commit()
         self.tables[table.id] = table
         return table
 
-    async def join(self, table: Table, seat: int) -> None:
-        """A person opened a seat's link: the seat is taken; the game starts when all are."""
+    async def join(self, table: Table, seat: int) -> bool:
+        """A person opened a seat's link: the seat is taken; the game starts when all are.
+        True when this took the seat (every connection at the table, this one included, has
+        then been sent its view)."""
         async with table.lock:
             if table.joined[seat]:
-                return
+                return False
             table.joined[seat] = True
             started = all(table.joined)
             if started:
@@ -418,6 +460,7 @@ class Hub:
             await self._write(self._save_join, table.id, seat, table.status)
         await self.broadcast(table)
         self._schedule_bot(table)
+        return True
 
     def _save_join(self, table_id: str, seat: int, status: str) -> None:
         with Session(self.engine) as session:
@@ -440,7 +483,8 @@ class Hub:
                     SeatSpec(table.kinds[s], table.names[s], table.levels[s])
                     for s in range(table.players)
                 ], previous=table.id, first_dealer=table.match.next_dealer(),
-                    token_hashes=table.token_hashes)
+                    token_hashes=table.token_hashes, key_hashes=table.key_hashes,
+                    creator_hash=table.creator_hash)
                 table.next_table = new.id
                 await self._write(self._save_next, table.id, new.id)
         await self.broadcast(table)
@@ -452,6 +496,132 @@ class Hub:
             assert row is not None
             row.next_table = next_id
             session.commit()
+
+    # -- who may open a seat -------------------------------------------------------
+
+    def seat_for(self, table: Table, *, token: str | None = None, seat: int | None = None,
+                 key: str | None = None) -> int:
+        """The seat a request opens: the one whose link carries ``token``, or ``seat`` for
+        the browser that claimed it (with its ``key``). A claimed seat opens only with its
+        browser's key, whoever holds the link; an unclaimed one opens with its link (the
+        first browser to bring its key claims it: :meth:`claim`)."""
+        if token is not None or seat is None:
+            found = table.seat_of(token)
+            if found is None:
+                raise HubError("this link's token does not open a seat at this table", 403,
+                               code="seat-link")
+        elif seat is not None and 0 <= seat < table.players and table.owns(seat, key):
+            found = seat
+        else:
+            raise HubError("this browser has no seat at this table", 403, code="seat-link")
+        if table.key_hashes[found] is not None and not table.owns(found, key):
+            raise HubError("this seat belongs to the browser that opened its link first; "
+                           "ask whoever made the table for a new link", 403,
+                           code="seat-claimed")
+        return found
+
+    async def claim(self, table: Table, seat: int, key: str) -> bool:
+        """The browser with ``key`` opened ``seat``'s link: an unclaimed seat becomes its
+        own (stored). True if it claimed the seat now; a seat claimed by another browser
+        meanwhile is refused (403)."""
+        async with table.lock:
+            if table.key_hashes[seat] is not None:
+                if table.owns(seat, key):
+                    return False
+                raise HubError("this seat belongs to the browser that opened its link "
+                               "first; ask whoever made the table for a new link", 403,
+                               code="seat-claimed")
+            digest = token_hash(key)
+            await self._write(self._save_key, table.id, seat, digest)
+            table.key_hashes[seat] = digest
+        return True
+
+    def _save_key(self, table_id: str, seat: int, digest: str | None,
+                  token_digest: str | None = None) -> None:
+        with Session(self.engine) as session:
+            row = session.scalars(select(TableSeatRow).where(
+                TableSeatRow.table_id == table_id, TableSeatRow.seat == seat)).one()
+            row.key_hash = digest
+            if token_digest is not None:
+                row.token_hash = token_digest
+            session.commit()
+
+    async def new_link(self, table: Table, seat: int, creator_key: str | None) -> str:
+        """A new link for ``seat``, asked by the browser that made the table: the old
+        link no longer opens the seat, and the seat is unclaimed again. Only for a seat
+        whose person is not here (unclaimed, or claimed by someone who left): nobody is
+        put out of a game they are playing."""
+        if table.creator_hash is None or not good_key(creator_key) or not (
+                secrets.compare_digest(table.creator_hash, token_hash(creator_key or ""))):
+            raise HubError("only the browser that made the table may issue its links", 403,
+                           code="not-creator")
+        if not 0 <= seat < table.players or table.kinds[seat] != "person":
+            raise HubError("only a person's seat has a link", 400, code="no-link")
+        if table.key_hashes[seat] is not None and table.connected(seat):
+            raise HubError(f"{table.names[seat]} is at the table now: their seat keeps "
+                           "its link", 409, code="seat-in-use",
+                           params={"name": table.names[seat]})
+        async with table.lock:
+            token = secrets.token_urlsafe(24)
+            digest = token_hash(token)
+            await self._write(self._save_key, table.id, seat, None, digest)
+            table.token_hashes[seat] = digest
+            table.key_hashes[seat] = None
+        for send in list(table.sockets.get(seat, ())):
+            await self.kick(table, send, "revoked")
+        await self.send_presence(table)
+        return f"/t/{table.id}?token={token}"
+
+    async def kick(self, table: Table, send: Send, reason: str) -> None:
+        """Close one connection, saying why (``"replaced"``: the same browser opened the
+        seat elsewhere; ``"claimed"``: a browser claimed the seat; ``"revoked"``: the
+        link it came with was replaced)."""
+        close = table.kicks.get(send)
+        for sends in table.sockets.values():
+            sends.discard(send)
+        table.kicks.pop(send, None)
+        if close is not None:
+            with contextlib.suppress(Exception):
+                await close(reason)
+
+    def presence(self, table: Table) -> dict[str, Any]:
+        """Who is at the table now: for each seat, whether its person is connected and
+        whether a browser has claimed it (public: everyone sees who is here)."""
+        return {"type": "presence", "seats": self._presence(table)}
+
+    def _presence(self, table: Table) -> list[dict[str, bool]]:
+        return [{"connected": table.kinds[s] == "bot" or table.connected(s),
+                 "claimed": table.kinds[s] == "bot" or table.key_hashes[s] is not None}
+                for s in range(table.players)]
+
+    async def send_presence(self, table: Table) -> None:
+        message = self.presence(table)
+        for sends in list(table.sockets.values()):
+            for send in list(sends):
+                with contextlib.suppress(Exception):
+                    await send(message)
+
+    def tables_of(self, key: str, limit: int) -> list[dict[str, Any]]:
+        """The tables where the browser with ``key`` claimed a seat, newest first: each
+        with its rules, status, the seat, every seat's name, and whether it is that
+        seat's move (run in a worker thread: it reads the database)."""
+        digest = token_hash(key)
+        with Session(self.engine) as session:
+            rows = session.execute(
+                select(TableRow, TableSeatRow.seat).join(TableSeatRow)
+                .where(TableSeatRow.key_hash == digest)
+                .order_by(TableRow.created_at.desc()).limit(limit)
+                .options(selectinload(TableRow.seats))
+            ).all()
+            out = []
+            for row, seat in rows:
+                table = self.tables.get(row.id)
+                turn = (table is not None and table.status == "playing"
+                        and not table.match.is_over and table.match.deal.to_move == seat)
+                out.append({"id": row.id, "rules": row.rules, "status": row.status,
+                            "seat": seat, "names": [s.name for s in row.seats],
+                            "created": row.created_at.isoformat(), "your_turn": turn})
+        return out
 
     # -- playing -------------------------------------------------------------------
 
@@ -690,8 +860,9 @@ class Hub:
             "table": {
                 "id": table.id, "status": table.status, "rules": str(table.rules),
                 "seats": [{"name": table.names[s], "kind": table.kinds[s],
-                           "level": table.levels[s], "joined": table.joined[s]}
-                          for s in range(table.players)],
+                           "level": table.levels[s], "joined": table.joined[s],
+                           **here}
+                          for s, here in enumerate(self._presence(table))],
                 "seq": table.seq, "last": table.last, "rematch": rematch,
                 "settlement": table.match.settlement(),
                 "hints": {str(number): counts for number, counts in table.hints.items()},
@@ -728,11 +899,15 @@ class Hub:
         melds = table.match.deal.table
         return [sum(meld_points(m, rules, by=s) for m in melds) for s in range(table.players)]
 
-    def connect(self, table: Table, seat: int, send: Send) -> None:
+    def connect(self, table: Table, seat: int, send: Send,
+                kick: Callable[[str], Awaitable[None]] | None = None) -> None:
         table.sockets.setdefault(seat, set()).add(send)
+        if kick is not None:
+            table.kicks[send] = kick
 
     def disconnect(self, table: Table, seat: int, send: Send) -> None:
         table.sockets.get(seat, set()).discard(send)
+        table.kicks.pop(send, None)
 
     async def broadcast(self, table: Table) -> None:
         for seat, sends in list(table.sockets.items()):

@@ -36,6 +36,26 @@ function backEl(small) {
   return el("span", { class: "card back" + (small ? " small" : ""), "aria-hidden": "true" });
 }
 
+// This browser's key: made once from 192 random bits and kept here. A seat's link claims
+// the seat for the browser that opens it first; after that only this key opens it.
+function browserKey() {
+  let key = localStorage.getItem("rummykit.key");
+  if (!key || !/^[A-Za-z0-9_-]{22,64}$/.test(key)) {
+    const bytes = crypto.getRandomValues(new Uint8Array(24));
+    key = btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+    localStorage.setItem("rummykit.key", key);
+  }
+  return key;
+}
+
+// The links of the tables this browser made (it may copy or replace them later).
+function createdLinks(tableId) {
+  try { return JSON.parse(localStorage.getItem(`rummykit.created.${tableId}`)); } catch (e) { return null; }
+}
+function saveCreated(tableId, links) {
+  localStorage.setItem(`rummykit.created.${tableId}`, JSON.stringify(links));
+}
+
 async function api(path, options = {}) {
   const response = await fetch(path, options);
   let data = null;

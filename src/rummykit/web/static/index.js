@@ -112,9 +112,11 @@ async function start(event) {
   try {
     const table = await api("/api/tables", {
       method: "POST", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ rules: rulesText(), seats }),
+      body: JSON.stringify({ rules: rulesText(), seats, key: browserKey() }),
     });
     const people = table.seats.filter((s) => s.link);
+    // This browser made the table: it keeps every seat's link, to copy or replace later.
+    saveCreated(table.id, Object.fromEntries(people.map((s) => [s.seat, s.link])));
     if (people.length === 1) { window.location.href = people[0].link; return; }
     const list = document.getElementById("links");
     list.replaceChildren();
@@ -130,7 +132,24 @@ async function start(event) {
   }
 }
 
+// Every table where this browser has a seat, from the server (by this browser's key).
+async function showMine() {
+  let answer;
+  try { answer = await api("/api/mine", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ key: browserKey() }) }); }
+  catch (err) { return; }
+  const list = document.getElementById("mine-list");
+  list.replaceChildren();
+  for (const table of answer.tables) {
+    const names = table.names.map((n, i) => i === table.seat ? t("seat.you", { name: n }) : n).join(", ");
+    const what = table.your_turn ? t("mine.your_turn") : t(`mine.${table.status}`);
+    list.append(el("li", {}, el("a", { href: `/t/${table.id}?seat=${table.seat}`, class: "mine-link" }, names),
+      ` · ${table.rules} · `, el("span", { class: table.your_turn ? "your-turn" : "muted", text: what })));
+  }
+  document.getElementById("mine").classList.toggle("hidden", !answer.tables.length);
+}
+
 async function init() {
+  showMine();
   const data = await api("/api/presets");
   PRESETS = data.presets; BOTS = data.bots; THINK = data.think;
   const select = document.getElementById("preset");

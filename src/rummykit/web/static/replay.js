@@ -88,7 +88,15 @@ document.getElementById("file").addEventListener("change", async (event) => {
 });
 
 const params = new URLSearchParams(window.location.search);
+// The seat that asks for a finished table's replay: its link's token, or the seat this
+// browser claimed, with this browser's key.
+function seatQuery() {
+  const out = new URLSearchParams({ key: browserKey() });
+  for (const name of ["token", "seat"]) if (params.get(name)) out.set(name, params.get(name));
+  return out.toString();
+}
+
 if (params.get("table")) {
-  i18nReady.then(() => api(`/api/tables/${params.get("table")}/frames?token=${encodeURIComponent(params.get("token") || "")}`)
+  i18nReady.then(() => api(`/api/tables/${params.get("table")}/frames?${seatQuery()}`)
     .then(load).catch((err) => showError(err.message)));
 }

@@ -3,7 +3,10 @@
 "use strict";
 
 const tableId = window.location.pathname.split("/").pop();
-const token = new URLSearchParams(window.location.search).get("token") || "";
+const query = new URLSearchParams(window.location.search);
+const token = query.get("token") || "";
+let seatNumber = query.get("seat");  // a seat this browser claimed (from "my tables")
+const key = browserKey();
 let state = null;          // the last message from the server
 let order = [];            // the hand in the order the player arranged it
 let selected = new Set();  // indices into `order`
@@ -20,15 +23,32 @@ function selectedCards() { return [...selected].sort((a, b) => a - b).map((i) =>
 function sameCards(a, b) { return a.length === b.length && [...a].sort().join() === [...b].sort().join(); }
 function nameOf(seat) { return state.table.seats[seat].name; }
 
+// Who this page is, for the server: the seat's link (its token) or the seat this browser
+// claimed, with this browser's key.
+function who() {
+  const params = new URLSearchParams({ key });
+  if (token) params.set("token", token); else if (seatNumber !== null) params.set("seat", seatNumber);
+  return params.toString();
+}
+
+let closedFor = null;  // why the server closed this page's connection for another
+
 function connect() {
+  closedFor = null;
+  document.getElementById("notice").classList.add("hidden");
   const scheme = window.location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${scheme}://${window.location.host}/ws/${tableId}?token=${encodeURIComponent(token)}`);
+  socket = new WebSocket(`${scheme}://${window.location.host}/ws/${tableId}?${who()}`);
   document.getElementById("conn").textContent = t("conn.connecting");
   socket.onopen = () => { retry = 0; document.getElementById("conn").textContent = t("conn.connected"); };
   socket.onmessage = (event) => receive(JSON.parse(event.data));
   socket.onclose = (event) => {
     if (event.code === 4410) {  // a table this version can no longer rebuild: do not retry
       document.getElementById("conn").textContent = t("conn.broken");
+      return;
+    }
+    if (event.code === 4409) {  // another tab of this browser has the seat now
+      document.getElementById("conn").textContent = t("conn.elsewhere");
+      showNotice(t(`closed.${closedFor || "replaced"}`), closedFor !== "revoked");
       return;
     }
     if (event.code === 4403 || event.code === 4404) {  // a bad link: do not retry
@@ -54,10 +74,28 @@ function showError(message) {
 }
 function hideError() { document.getElementById("error").classList.add("hidden"); }
 
+// A message over the whole table: this page no longer plays (another tab has the seat,
+// or the seat is someone else's); "play here" takes the seat back where that is allowed.
+function showNotice(text, canReturn) {
+  const box = document.getElementById("notice");
+  box.replaceChildren(el("p", { text }));
+  if (canReturn) box.append(el("button", { type: "button", id: "play-here", onclick: connect }, t("btn.play_here")));
+  box.classList.remove("hidden");
+}
+
 function receive(message) {
   if (message.type === "error") {
     showError(refusalText(message));
     if (!state) document.getElementById("status").textContent = refusalText(message);
+    if (message.code === "seat-claimed") showNotice(t("notice.claimed"), false);
+    if (message.code === "seat-link") showNotice(t("notice.no_seat"), false);
+    return;
+  }
+  if (message.type === "closed") { closedFor = message.reason; return; }
+  if (message.type === "presence") {
+    if (!state) return;
+    message.seats.forEach((here, i) => Object.assign(state.table.seats[i], here));
+    renderSeats(); renderInvites();
     return;
   }
   if (message.type === "hint") { showHint(message); return; }
@@ -65,6 +103,13 @@ function receive(message) {
   if (message.type !== "view") return;
   const before = state;
   state = message;
+  if (token && !before) {
+    // The link has done its work: this browser's key opens the seat from now on, and the
+    // address bar shows no reusable link.
+    seatNumber = String(state.view.seat);
+    history.replaceState(null, "", `/t/${tableId}?seat=${seatNumber}`);
+  }
+  yourTurn(before);
   const hand = state.view.hand;
   if (hinted && hinted.seq !== state.table.seq) clearHint();
   fresh = freshCards(before, state);
@@ -222,7 +267,7 @@ function renderAll() {
   document.getElementById("rules").textContent = t("status.rules", { rules: tb.rules });
   document.getElementById("deal").textContent = t("status.deal", { n: v.deal_number });
   document.getElementById("status").textContent = statusText();
-  renderSeats(); renderMiddle(); renderMelds(); renderHandCards(); renderButtons(); renderLog();
+  renderSeats(); renderMiddle(); renderMelds(); renderHandCards(); renderButtons(); renderLog(); renderInvites();
 }
 
 function statusText() {
@@ -267,13 +312,86 @@ function renderSeats() {
     if (tb.melded) facts.push(t("seat.melded", { n: tb.melded[i] }));
     const node = el("div", { class: "seat" + (v.to_move === i && !v.match_over ? " turn" : ""), "data-seat": i,
       "aria-label": t(v.to_move === i ? "seat.aria_moving" : "seat.aria", { name: seat.name, cards: tn("n.cards", v.hand_sizes[i]), score: v.totals[i] }) },
-      el("div", { class: "name" }, (i === v.seat ? t("seat.you", { name: seat.name }) : seat.name) + (seat.kind === "bot" ? " · " + botText(seat.level) : "")),
+      el("div", { class: "name" }, presenceDot(seat), (i === v.seat ? t("seat.you", { name: seat.name }) : seat.name) + (seat.kind === "bot" ? " · " + botText(seat.level) : "")),
       fan,
       el("div", {}, tn("n.cards", v.hand_sizes[i]) + " · " + t("seat.score", { score: v.totals[i] }) + (v.dealer === i ? " · " + t("seat.dealer") : "") + (v.active[i] ? "" : " · " + t("seat.out"))),
       facts.length ? el("div", { class: "facts", text: facts.join(" · ") }) : null,
       el("div", { class: "last" }, last ? t("seat.last", { what: last }) : (seat.joined ? "" : t("seat.absent"))));
     if (i === v.seat) { node.classList.add("me"); me.append(node); } else box.append(node);
   }
+}
+
+// Whether a person is at the table now (a bot always is).
+function presenceDot(seat) {
+  if (seat.kind === "bot") return null;
+  const here = seat.connected;
+  return el("span", { class: "presence" + (here ? " here" : ""), role: "img",
+    "aria-label": t(here ? "presence.here" : "presence.away"), title: t(here ? "presence.here" : "presence.away") });
+}
+
+// When it becomes this person's turn: the tab's title says so, and a short tone sounds
+// if they asked for it.
+function yourTurn(before) {
+  const v = state.view;
+  const mine = v.to_move === v.seat && !v.match_over && state.table.status === "playing";
+  document.title = (mine ? t("title.your_turn") + " · " : "") + t("title.table");
+  const was = before && before.view.to_move === before.view.seat && !before.view.match_over && before.table.status === "playing";
+  if (mine && !was && localStorage.getItem("rummykit.sound") === "on") beep();
+}
+
+function beep() {
+  try {
+    const audio = new AudioContext(), tone = audio.createOscillator(), gain = audio.createGain();
+    tone.frequency.value = 660;
+    gain.gain.setValueAtTime(0.08, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.25);
+    tone.connect(gain).connect(audio.destination);
+    tone.start(); tone.stop(audio.currentTime + 0.25);
+  } catch (e) { /* no sound on this device */ }
+}
+
+function renderSound() {
+  const on = localStorage.getItem("rummykit.sound") === "on";
+  const button = document.getElementById("btn-sound");
+  button.textContent = t(on ? "btn.sound_on" : "btn.sound_off");
+  button.setAttribute("aria-pressed", on ? "true" : "false");
+}
+
+// The browser that made the table sees each seat's link and whether it was claimed, and
+// can give a seat whose person is not here a new link.
+function renderInvites() {
+  const links = createdLinks(tableId);
+  document.getElementById("btn-invites").classList.toggle("hidden", !links);
+  const dialog = document.getElementById("invites");
+  if (!links || !dialog.open) return;
+  const body = document.getElementById("invites-body");
+  body.replaceChildren();
+  state.table.seats.forEach((seat, i) => {
+    if (seat.kind !== "person") return;
+    const status = seat.connected ? "invites.here" : seat.claimed ? "invites.claimed" : "invites.unclaimed";
+    const url = links[i] ? new URL(links[i], window.location.href).href : "";
+    const field = el("input", { readonly: true, value: url, class: "invite-link", "aria-label": t("invites.link", { name: seat.name }) });
+    const copy = el("button", { type: "button", class: "secondary copy", onclick: async () => {
+      field.select();
+      try { await navigator.clipboard.writeText(url); copy.textContent = t("invites.copied"); } catch (e) { document.execCommand("copy"); }
+    } }, t("invites.copy"));
+    const renew = el("button", { type: "button", class: "secondary renew", disabled: seat.connected && seat.claimed,
+      title: seat.connected && seat.claimed ? t("invites.in_use") : "", onclick: () => newLink(i) }, t("invites.new"));
+    body.append(el("div", { class: "invite-row", "data-seat": i },
+      el("strong", { text: seat.name }), " ", el("span", { class: "muted invite-status", text: t(status) }),
+      el("div", {}, field, " ", copy, " ", renew)));
+  });
+}
+
+async function newLink(seat) {
+  try {
+    const answer = await api(`/api/tables/${tableId}/seats/${seat}/link`, {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ key }) });
+    const links = createdLinks(tableId) || {};
+    links[seat] = answer.link;
+    saveCreated(tableId, links);
+    renderInvites();
+  } catch (err) { showError(err.message); }
 }
 
 function canDo(text) { return legal().includes(text); }
@@ -631,8 +749,8 @@ function summaries() {
     }
     if (tb.settlement) body.append(el("p", { class: "settlement", text: settlementText(names, tb.settlement) }));
     body.append(sheetTable());
-    const record = `/api/tables/${tableId}/record?token=${encodeURIComponent(token)}`;
-    const replay = `/replay?table=${tableId}&token=${encodeURIComponent(token)}`;
+    const record = `/api/tables/${tableId}/record?${who()}`;
+    const replay = `/replay?table=${tableId}&${who()}`;
     body.append(el("p", {}, el("a", { href: record, download: `rummykit-${tableId}.json`, id: "download" }, t("link.download")), " · ",
       el("a", { href: replay, id: "watch" }, t("link.replay"))));
     body.append(el("p", {}, el("button", { type: "button", id: "rematch", onclick: rematch }, t("btn.rematch"))));
@@ -649,7 +767,7 @@ function summaries() {
   }
   if (state.table.rematch) {
     const link = document.getElementById("rematch-link") || el("a", { id: "rematch-link" }, t("link.rematch"));
-    link.href = `${state.table.rematch}?token=${encodeURIComponent(token)}`;  // the same key
+    link.href = `${state.table.rematch}?seat=${state.view.seat}`;  // this browser keeps its seat
     if (!link.isConnected) body.append(el("p", {}, link));
   }
 }
@@ -737,7 +855,8 @@ function hintsLine(deal) {
 async function rematch() {
   try {
     const answer = await api(`/api/tables/${tableId}/rematch`, {
-      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token }),
+      method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(token ? { token, key } : { seat: Number(seatNumber), key }),
     });
     window.location.href = answer.link;
   } catch (err) { showError(err.message); }
@@ -783,6 +902,15 @@ document.getElementById("command-form").addEventListener("submit", (event) => {
   input.value = "";
 });
 document.getElementById("btn-sheet").addEventListener("click", showSheet);
+document.getElementById("btn-sound").addEventListener("click", () => {
+  localStorage.setItem("rummykit.sound", localStorage.getItem("rummykit.sound") === "on" ? "off" : "on");
+  renderSound();
+});
+i18nReady.then(renderSound);
+document.getElementById("btn-invites").addEventListener("click", () => {
+  document.getElementById("invites").showModal();
+  renderInvites();
+});
 // Closing a deal's summary tells the table this person has read it: the bots wait for
 // everyone (a short while at most) before the next deal goes on.
 document.getElementById("summary").addEventListener("close", () => {

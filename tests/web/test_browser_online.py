@@ -1,0 +1,166 @@
+"""Online play in Chromium, each person in a browser context of their own (their own
+storage, so their own key): a seat belongs to the first browser that opens its link, a
+second tab of that browser takes the seat over, everyone sees who is connected, the
+browser that made the table manages its links, and "my tables" finds every seat again.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from . import test_browser
+from ._support import person
+from .test_browser import Pages, Server, ready
+
+# The browser tests' fixtures: a server per database, Chromium, contexts, screenshots.
+browser = test_browser.browser
+server = test_browser.server
+pages = test_browser.pages
+shot = test_browser.shot
+
+pytest.importorskip("playwright.sync_api")
+
+
+def open_seat(pages: Pages, server: Server, link: str, **options: Any) -> Any:
+    page = pages.new(**options)
+    page.goto(server.url + link)
+    ready(page)
+    return page
+
+
+def dots(page: Any) -> dict[str, bool]:
+    """Each person's seat as this page shows it: name -> connected."""
+    seen: dict[str, bool] = page.evaluate("""() => Object.fromEntries(
+        [...document.querySelectorAll('.seat')].filter((s) => s.querySelector('.presence'))
+          .map((s) => [s.querySelector('.name').textContent.replace(' (you)', ''),
+                       s.querySelector('.presence').classList.contains('here')]))""")
+    return seen
+
+
+def test_a_link_opens_its_seat_for_one_browser_only(server: Server, pages: Pages,
+                                                   shot: Any) -> None:
+    table = server.table([person("Ann"), person("Bob")], seed=4)
+    ann = open_seat(pages, server, table["seats"][0]["link"])
+    bob = open_seat(pages, server, table["seats"][1]["link"])
+    # The address bar no longer holds the link: the browser's key opens the seat now.
+    assert bob.url.endswith(f"/t/{table['id']}?seat=1")
+    bob.wait_for_function("() => state.table.status === 'playing'")
+    hand = bob.evaluate("() => state.view.hand")
+    # Someone else with Bob's link (the table's maker, say) sees a clear refusal, no hand.
+    eve = pages.new()
+    eve.goto(server.url + table["seats"][1]["link"])
+    eve.wait_for_selector("#notice:not(.hidden)")
+    assert "belongs to the browser that opened its link first" in eve.inner_text("#notice")
+    assert eve.locator("#hand .card").count() == 0
+    assert eve.evaluate("() => state") is None
+    shot(eve, "seat-claimed")
+    # Bob reloads: still his seat, his hand.
+    bob.reload()
+    ready(bob)
+    assert bob.evaluate("() => state.view.hand") == hand
+    assert ann.locator("#notice.hidden").count() == 1
+
+
+def test_a_second_tab_takes_the_seat_and_the_first_can_take_it_back(
+        server: Server, pages: Pages, shot: Any) -> None:
+    table = server.table([person("Ann"), person("Bob")], seed=4)
+    first = open_seat(pages, server, table["seats"][0]["link"])
+    second = first.context.new_page()
+    second.goto(server.url + f"/t/{table['id']}?seat=0")
+    ready(second)
+    first.wait_for_selector("#notice:not(.hidden)")
+    assert "another tab" in first.inner_text("#notice")
+    shot(first, "seat-taken-over")
+    first.click("#play-here")
+    second.wait_for_selector("#notice:not(.hidden)")
+    first.wait_for_selector("#notice.hidden", state="attached")
+    assert first.evaluate("() => state.view.seat") == 0
+
+
+def test_everyone_sees_who_is_at_the_table_and_whose_turn_it_is(
+        server: Server, pages: Pages) -> None:
+    table = server.table([person("Ann"), person("Bob")], seed=4)
+    ann = open_seat(pages, server, table["seats"][0]["link"])
+    ann.wait_for_function("() => document.querySelector('.seat .presence.here') !== null")
+    assert dots(ann) == {"Ann": True, "Bob": False}
+    bob = open_seat(pages, server, table["seats"][1]["link"])
+    ann.wait_for_function("() => document.querySelectorAll('.seat .presence.here').length === 2")
+    assert dots(bob) == {"Ann": True, "Bob": True}
+    # The tab's title says whose turn it is.
+    mover, waiter = (ann, bob) if ann.evaluate("() => state.view.to_move") == 0 else (bob, ann)
+    mover.wait_for_function("() => document.title.startsWith('Your turn')")
+    assert not waiter.title().startswith("Your turn")
+    bob.close()
+    ann.wait_for_function("() => document.querySelectorAll('.seat .presence.here').length === 1")
+    assert dots(ann) == {"Ann": True, "Bob": False}
+
+
+def test_the_maker_of_a_table_manages_its_links_and_my_tables_finds_the_seat(
+        server: Server, pages: Pages, shot: Any) -> None:
+    ann = pages.new()
+    ann.goto(server.url + "/")
+    ann.wait_for_selector("#seats .seat-row")
+    rows = ann.locator("#seats .seat-row")
+    rows.nth(1).locator("[name=kind]").select_option("person")
+    rows.nth(1).locator("[name=name]").fill("Bob")
+    ann.click("#remove-seat")
+    ann.click("#start")
+    ann.wait_for_selector("#invites:not(.hidden)")
+    bob_link = ann.locator("#links a.invite").first.get_attribute("href")
+    assert bob_link and "token=" in bob_link
+    ann.click("#my-seat")
+    ready(ann)
+    table_id = ann.evaluate("() => tableId")
+
+    bob = pages.new()
+    bob.goto(bob_link)
+    ready(bob)
+    ann.click("#btn-invites")
+    row = ann.locator('#invites-body .invite-row[data-seat="1"]')
+    row.locator(".invite-status", has_text="at the table").wait_for()
+    assert row.locator("input").input_value() == bob_link
+    assert row.locator("button.renew").is_disabled()  # Bob is here: his link stays
+    shot(ann, "invites")
+    bob.close()
+    row.locator(".invite-status", has_text="claimed, not connected").wait_for()
+    row.locator("button.renew").click()
+    ann.wait_for_function("old => document.querySelector("
+                          "'#invites-body .invite-row[data-seat=\"1\"] input').value !== old",
+                          arg=bob_link)
+    new_link = row.locator("input").input_value()
+    assert "token=" in new_link and new_link != bob_link
+    row.locator(".invite-status", has_text="link not opened yet").wait_for()
+
+    # The new link opens the seat for whoever comes with it; Bob's browser lost it.
+    cid = pages.new()
+    cid.goto(new_link)
+    ready(cid)
+    assert cid.evaluate("() => state.view.seat") == 1
+    bob_again = pages.contexts[1].new_page()
+    bob_again.goto(server.url + f"/t/{table_id}?seat=1")
+    bob_again.wait_for_selector("#notice:not(.hidden)")
+
+    # "My tables" on the start page lists the seat of the browser that holds it.
+    cid.goto(server.url + "/")
+    link = cid.locator("#mine-list a.mine-link").first
+    link.wait_for()
+    assert "Bob (you)" in link.inner_text()
+    link.click()
+    ready(cid)
+    assert cid.evaluate("() => state.view.seat") == 1
+    shot(ann, "invites-after")
+
+
+@pytest.mark.parametrize("size", [{"width": 390, "height": 844}])
+def test_the_notices_fit_a_phone(server: Server, pages: Pages, shot: Any,
+                                 size: dict[str, int]) -> None:
+    table = server.table([person("Ann"), person("Bob")], seed=4)
+    open_seat(pages, server, table["seats"][1]["link"], viewport=size)
+    eve = pages.new(viewport=size)
+    eve.goto(server.url + table["seats"][1]["link"])
+    eve.wait_for_selector("#notice:not(.hidden)")
+    box = eve.locator("#notice").bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= size["width"]
+    shot(eve, "seat-claimed-phone")
