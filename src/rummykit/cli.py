@@ -86,6 +86,9 @@ def _parser() -> argparse.ArgumentParser:
                        help="serve the API's OpenAPI pages at /docs and /openapi.json")
     serve.add_argument("--tables-per-client", type=int, default=30, metavar="N",
                        help="tables one client address may open in ten minutes (default 30)")
+    serve.add_argument("--timer-unit", type=_seconds, default=1.0, metavar="S",
+                       help="real seconds in a second of a table's turn timer (default 1; "
+                       "less only for tests and demonstrations)")
     serve.add_argument("--header-timeout", type=_seconds, default=10.0, metavar="S",
                        help="seconds a client has to send a request's headers (default 10)")
     serve.set_defaults(handler=_serve)
@@ -160,7 +163,8 @@ def _serve(args: argparse.Namespace) -> int:
     try:
         app = create_app(args.db, bot_delay=args.bot_delay, allow_seed=args.allow_seed,
                          think=args.think, api_docs=args.api_docs,
-                         tables_per_client=args.tables_per_client)
+                         tables_per_client=args.tables_per_client,
+                         timer_unit=args.timer_unit)
     except (ArgumentError, OperationalError, ValueError) as err:
         print(f"cannot open the database: {str(err).splitlines()[0]}", file=sys.stderr)
         return 2

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from . import test_browser
-from ._support import person
+from ._support import bot, person
 from .test_browser import Pages, Server, ready
 
 # The browser tests' fixtures: a server per database, Chromium, contexts, screenshots.
@@ -164,3 +164,32 @@ def test_the_notices_fit_a_phone(server: Server, pages: Pages, shot: Any,
     box = eve.locator("#notice").bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= size["width"]
     shot(eve, "seat-claimed-phone")
+
+
+def test_the_standin_plays_when_time_runs_out_and_gives_the_seat_back(
+        server: Server, pages: Pages, shot: Any) -> None:
+    """A table with a 20-second turn timer (the test server runs timers 20 times fast):
+    the clock counts down on the seat to move; when Ann lets it run out, the computer
+    plays for her and her page says so, until she presses "I'm back". She can also hand
+    her seat over herself."""
+    import httpx
+
+    response = httpx.post(f"{server.url}/api/tables", json={
+        "rules": "classic", "seats": [person("Ann"), bot("Bob", "random")], "seed": 4,
+        "timer": 20, "standin": "greedy"}, timeout=10)
+    assert response.status_code == 200, response.text
+    ann = open_seat(pages, server, response.json()["seats"][0]["link"])
+    ann.wait_for_selector("#standin:not(.hidden)")
+    assert "computer (greedy) plays for you" in ann.inner_text("#standin")
+    assert "the computer (greedy) plays for now" in ann.inner_text("#me .standin")
+    shot(ann, "standin")
+    ann.click("#btn-back")
+    ann.wait_for_selector("#standin.hidden", state="attached")
+    ann.wait_for_function("() => state.view.to_move === 0 && state.table.time_left > 0")
+    assert "s left" in ann.inner_text("#me .clock")
+    # Handing the seat over asks first, then the computer plays until she is back.
+    ann.once("dialog", lambda dialog: dialog.accept())
+    ann.click("#btn-away")
+    ann.wait_for_selector("#standin:not(.hidden)")
+    assert "You handed your seat over" in ann.inner_text("#standin")
+    assert ann.locator("#btn-away.hidden").count() == 1

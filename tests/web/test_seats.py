@@ -200,8 +200,9 @@ def test_everyone_sees_who_is_connected(client: TestClient) -> None:
             Conn(bob_socket, 1).view()
             ann.view()  # Bob's join starts the game
         ann.quiet(0.2)
-        assert ann.presence[-1]["seats"] == [{"connected": True, "claimed": True},
-                                             {"connected": False, "claimed": True}]
+        assert ann.presence[-1]["seats"] == [
+            {"connected": True, "claimed": True, "standin": False, "away": False},
+            {"connected": False, "claimed": True, "standin": False, "away": False}]
     # The view says it too, to whoever comes.
     with ws(client, table_id, seat=1, key=BOB_KEY) as bob_socket:
         seats = Conn(bob_socket, 1).view()["table"]["seats"]

@@ -35,6 +35,7 @@ from rummykit.errors import RecordError, RulesError, shown
 from rummykit.rules import OPTION_HELP, PRESET_SOURCES, PRESETS, Rules
 from rummykit.server.hub import (
     SUMMARY_WAIT,
+    TIMER_RANGE,
     Hub,
     HubError,
     SeatSpec,
@@ -102,6 +103,10 @@ class TableIn(BaseModel):
     seed: int | None = Field(default=None, ge=0, lt=2**62)
     key: str | None = Field(default=None, pattern=KEY_PATTERN)
     """The key of the browser that makes the table: it may later issue new links."""
+    timer: int | None = Field(default=None, ge=TIMER_RANGE[0], le=TIMER_RANGE[1])
+    """Seconds a person has for a turn before the stand-in plays it (none: no timer)."""
+    standin: str | None = Field(default=None, max_length=20)
+    """The bot level that plays for a person who is away (``expert`` if not given)."""
 
 
 class TokenIn(BaseModel):
@@ -200,7 +205,7 @@ class Bucket:
 def create_app(
     database_url: str | None = None, *, bot_delay: float = 0.6, allow_seed: bool = False,
     think: float = 1.0, summary_wait: float = SUMMARY_WAIT, api_docs: bool = False,
-    tables_per_client: int = TABLES_PER_CLIENT,
+    tables_per_client: int = TABLES_PER_CLIENT, timer_unit: float = 1.0,
 ) -> FastAPI:
     """The app on the database at ``database_url`` (DATABASE_URL or ./var by default).
 
@@ -209,15 +214,17 @@ def create_app(
     each decision; ``summary_wait`` the longest the bots wait, after a deal, for the
     people at the table to close its summary; ``api_docs`` serves the OpenAPI pages
     (/docs, /openapi.json), off by default; ``tables_per_client`` how many tables one
-    client address may open in ten minutes."""
+    client address may open in ten minutes; ``timer_unit`` the real seconds in a second
+    of a turn timer (below 1 for tests and demonstrations only)."""
     engine = connect(database_url)
-    hub = Hub(engine, bot_delay=bot_delay, think=think, summary_wait=summary_wait)
+    hub = Hub(engine, bot_delay=bot_delay, think=think, summary_wait=summary_wait,
+              timer_unit=timer_unit)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         hub.restore()
         for table in list(hub.tables.values()):
-            hub._schedule_bot(table)
+            hub.resume(table)
         yield
         await hub.shutdown()
         engine.dispose()
@@ -324,7 +331,8 @@ def create_app(
                            "card", 403)
         table = await hub.open_table(
             body.rules, [SeatSpec(s.kind, s.name, s.level) for s in body.seats], seed=body.seed,
-            creator_hash=None if body.key is None else token_hash(body.key))
+            creator_hash=None if body.key is None else token_hash(body.key),
+            turn_timer=body.timer, standin=body.standin)
         return {
             "id": table.id,
             "rules": str(table.rules),
@@ -558,6 +566,12 @@ def create_app(
         if kind == "seen":
             await hub.seen(table, seat)
             return None
+        if kind == "away":
+            await hub.hand_over(table, seat)
+            return None
+        if kind == "back":
+            await hub.back(table, seat)
+            return None
         if kind == "hint":
             # The search takes a while: the connection goes on hearing and sending.
             task = asyncio.get_running_loop().create_task(give_hint(table, seat, send))
@@ -571,7 +585,8 @@ def create_app(
             await send(await hub.why(table, seat, text))
             return None
         if kind != "action":
-            return f"unknown message type {kind!r}: action, hint, why, undo, seen, sync or ping"
+            return (f"unknown message type {kind!r}: action, hint, why, undo, seen, away, "
+                    "back, sync or ping")
         if "seat" in message and message["seat"] != seat:
             return "you can only play for your own seat"
         text = message.get("action")

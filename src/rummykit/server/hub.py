@@ -67,6 +67,16 @@ summary before the next deal goes on (seconds)."""
 HINT_THINK = 1.0
 """The longest a hint searches, in seconds (less where the server's ``--think`` is less)."""
 
+TIMER_RANGE = (10, 600)
+"""The turn timer a table may have, in seconds (or none)."""
+
+AWAY_GRACE = 20.0
+"""With a turn timer, the longest a person who is not connected keeps the table waiting
+on their turn before the stand-in plays it (seconds; less where the timer is less)."""
+
+STANDIN = "expert"
+"""The computer player that stands in for a person, unless the table chose another."""
+
 BROKEN = "broken"
 """The status of a table whose stored game this version can no longer rebuild."""
 
@@ -155,6 +165,23 @@ class Table:
     A claimed seat opens only for that browser, whoever holds its link."""
     creator_hash: str | None = None
     """The hashed key of the browser that made the table: it may issue new links."""
+    turn_timer: int | None = None
+    """Seconds a person has for a turn before the stand-in plays it (None: no timer)."""
+    standin: str = STANDIN
+    """The level of the computer player that plays for a person who is away."""
+    standing: list[bool] = field(default_factory=list)
+    """For each seat, whether the stand-in plays it now (its person ran out of time, was
+    not connected, or handed the seat over); until the person comes back."""
+    away: list[bool] = field(default_factory=list)
+    """For each seat, whether its person handed it to the stand-in and left (stored; a
+    reconnection alone does not bring them back, "back" does)."""
+    deadline: float | None = None
+    """When (loop time) the person to move runs out of time, if the timer runs."""
+    timed: tuple[int, int] | None = None
+    """The deal and seat the deadline is for (a turn keeps its deadline to its end)."""
+    timer_task: asyncio.Task[None] | None = None
+    gone_at: dict[int, float] = field(default_factory=dict)
+    """For each seat whose person has no connection now, since when (loop time)."""
     previous: str | None = None
     next_table: str | None = None
     seq: int = 0
@@ -208,8 +235,11 @@ class Hub:
     """All tables, their storage and their connections."""
 
     def __init__(self, engine: Engine, *, bot_delay: float = 0.6, think: float = 1.0,
-                 summary_wait: float = SUMMARY_WAIT) -> None:
+                 summary_wait: float = SUMMARY_WAIT, timer_unit: float = 1.0) -> None:
         self.engine = engine
+        self.timer_unit = timer_unit
+        """Real seconds in a second of the turn timer (less than 1 only for tests and
+        demonstrations: a 10-second timer then runs out sooner)."""
         self.bot_delay = bot_delay
         self.summary_wait = summary_wait
         self.retry_delay = RETRY_FIRST
@@ -248,6 +278,8 @@ class Hub:
             token_hashes=[s.token_hash for s in seats], joined=[s.joined for s in seats],
             status=row.status, match=match, previous=row.previous, next_table=row.next_table,
             key_hashes=[s.key_hash for s in seats], creator_hash=row.creator_hash,
+            turn_timer=row.turn_timer, standin=row.standin or STANDIN,
+            standing=[s.away for s in seats], away=[s.away for s in seats],
         )
         for action in sorted(row.actions, key=lambda a: a.seq):
             # The stored actions were checked when played; replay them through the checked
@@ -354,6 +386,7 @@ class Hub:
         previous: str | None = None, first_dealer: int | None = None,
         token_hashes: Sequence[str | None] | None = None,
         key_hashes: Sequence[str | None] | None = None, creator_hash: str | None = None,
+        turn_timer: int | None = None, standin: str | None = None,
     ) -> Table:
         """:meth:`create` from the event loop: the database write goes to the writer thread."""
         return await asyncio.get_running_loop().run_in_executor(
@@ -361,17 +394,36 @@ class Hub:
                                               first_dealer=first_dealer,
                                               token_hashes=token_hashes,
                                               key_hashes=key_hashes,
-                                              creator_hash=creator_hash))
+                                              creator_hash=creator_hash,
+                                              turn_timer=turn_timer, standin=standin))
+
+    def _check_level(self, level: str) -> None:
+        """Refuse a bot level this server does not play (unknown, too long, or thinking
+        longer than the server allows)."""
+        if len(level) > LEVEL_LIMIT:
+            raise HubError(f"a bot's level is at most {LEVEL_LIMIT} characters")
+        try:
+            _, options = parse_bot(level)
+        except ValueError as err:
+            raise HubError(str(err)) from None
+        if float(options.get("think", 0.0)) > self.think or "rollouts" in options:
+            # A search holds a worker thread while it thinks: the server says how long it
+            # may.
+            raise HubError(f"a master thinks at most {self.think:g} s a move on this server "
+                           "(think=), and only by time")
 
     def create(self, rules_text: str, seats: Sequence[SeatSpec], *, seed: int | None = None,
                previous: str | None = None, first_dealer: int | None = None,
                token_hashes: Sequence[str | None] | None = None,
                key_hashes: Sequence[str | None] | None = None,
-               creator_hash: str | None = None) -> Table:
+               creator_hash: str | None = None, turn_timer: int | None = None,
+               standin: str | None = None) -> Table:
         """A new table; people's seats get unguessable tokens (their links are on the
         table as made, ``table.links``), or, for a rematch, the seats' ``token_hashes`` and
         ``key_hashes`` of the table before: the same people keep their seats.
-        ``creator_hash`` is the hashed key of the browser that asked for the table."""
+        ``creator_hash`` is the hashed key of the browser that asked for the table;
+        ``turn_timer`` the seconds a person has for a turn before ``standin`` (a bot level,
+        :data:`STANDIN` by default) plays it."""
         try:
             rules = Rules.parse(rules_text)
             rules.check_players(len(seats))
@@ -390,23 +442,17 @@ class Hub:
             if s.kind == "bot" and not s.level:
                 raise HubError(f"a bot seat needs a level; the bots are: {', '.join(BOTS)}")
             if s.kind == "bot" and s.level:
-                if len(s.level) > LEVEL_LIMIT:
-                    raise HubError(f"a bot's level is at most {LEVEL_LIMIT} characters")
-                try:
-                    _, options = parse_bot(s.level)
-                except ValueError as err:
-                    raise HubError(str(err)) from None
-                if float(options.get("think", 0.0)) > self.think or "rollouts" in options:
-                    # A search holds a worker thread while it thinks: the server says how
-                    # long it may.
-                    raise HubError(f"a master thinks at most {self.think:g} s a move on "
-                                   "this server (think=), and only by time")
+                self._check_level(s.level)
             if not s.name.strip() or len(s.name) > 40:
                 raise HubError("each seat needs a name of 1 to 40 characters")
             if not printable_name(s.name):
                 raise HubError(f"seat {number}: a name may hold letters, digits, "
                                "spaces and punctuation, not control, invisible or "
                                "direction-changing characters")
+        if turn_timer is not None and not TIMER_RANGE[0] <= turn_timer <= TIMER_RANGE[1]:
+            raise HubError(f"a turn timer is {TIMER_RANGE[0]} to {TIMER_RANGE[1]} seconds")
+        standin = standin or STANDIN
+        self._check_level(standin)
         names = [s.name.strip() for s in seats]
         if seed is None:
             # Wide enough that nobody can find it from the cards he sees by trying them all.
@@ -429,13 +475,14 @@ class Hub:
             previous=previous,
             links=[None if t is None else f"/t/{table_id}?token={t}" for t in tokens],
             key_hashes=list(key_hashes) if key_hashes is not None else [None] * len(seats),
-            creator_hash=creator_hash,
+            creator_hash=creator_hash, turn_timer=turn_timer, standin=standin,
+            standing=[False] * len(seats), away=[False] * len(seats),
         )
         with Session(self.engine) as session:
             session.add(TableRow(
                 id=table.id, created_at=datetime.now(UTC), rules=str(rules), seed=seed,
                 first_dealer=first_dealer, status=table.status, previous=previous,
-                creator_hash=creator_hash,
+                creator_hash=creator_hash, turn_timer=turn_timer, standin=standin,
                 seats=[TableSeatRow(seat=i, name=names[i], kind=table.kinds[i],
                                     level=table.levels[i],
                                     token_hash=table.token_hashes[i],
@@ -458,6 +505,7 @@ class Hub:
             if started:
                 table.status = "playing"
             await self._write(self._save_join, table.id, seat, table.status)
+            self._arm_timer(table)
         await self.broadcast(table)
         self._schedule_bot(table)
         return True
@@ -484,7 +532,8 @@ class Hub:
                     for s in range(table.players)
                 ], previous=table.id, first_dealer=table.match.next_dealer(),
                     token_hashes=table.token_hashes, key_hashes=table.key_hashes,
-                    creator_hash=table.creator_hash)
+                    creator_hash=table.creator_hash, turn_timer=table.turn_timer,
+                    standin=table.standin)
                 table.next_table = new.id
                 await self._write(self._save_next, table.id, new.id)
         await self.broadcast(table)
@@ -591,7 +640,8 @@ class Hub:
 
     def _presence(self, table: Table) -> list[dict[str, bool]]:
         return [{"connected": table.kinds[s] == "bot" or table.connected(s),
-                 "claimed": table.kinds[s] == "bot" or table.key_hashes[s] is not None}
+                 "claimed": table.kinds[s] == "bot" or table.key_hashes[s] is not None,
+                 "standin": table.standing[s], "away": table.away[s]}
                 for s in range(table.players)]
 
     async def send_presence(self, table: Table) -> None:
@@ -623,12 +673,100 @@ class Hub:
                             "created": row.created_at.isoformat(), "your_turn": turn})
         return out
 
+    # -- away, back, and the turn timer ----------------------------------------------
+
+    async def hand_over(self, table: Table, seat: int) -> None:
+        """``seat``'s person hands the seat to the table's stand-in and leaves: it plays
+        their turns (from their seat's view, as any bot) until they come back."""
+        if table.kinds[seat] != "person":
+            raise HubError("only a person's seat can be handed over", code="no-link")
+        async with table.lock:
+            await self._set_standing(table, seat, True, away=True)
+            self._arm_timer(table)
+        await self.broadcast(table)
+        self._schedule_bot(table)
+
+    async def back(self, table: Table, seat: int) -> None:
+        """``seat``'s person takes the seat back from the stand-in (with a whole turn's
+        time, if it is their turn)."""
+        async with table.lock:
+            if table.standing[seat]:
+                await self._set_standing(table, seat, False)
+                table.timed = None
+                self._arm_timer(table)
+        await self.broadcast(table)
+
+    async def _set_standing(self, table: Table, seat: int, standing: bool, *,
+                            away: bool = False) -> None:
+        """The stand-in plays ``seat`` now, or stops (the caller holds the lock); a seat
+        handed over (``away``) is stored as such, so a restart keeps it with the bot."""
+        if table.away[seat] != away:
+            await self._write(self._save_away, table.id, seat, away)
+            table.away[seat] = away
+        table.standing[seat] = standing
+
+    def _save_away(self, table_id: str, seat: int, away: bool) -> None:
+        with Session(self.engine) as session:
+            row = session.scalars(select(TableSeatRow).where(
+                TableSeatRow.table_id == table_id, TableSeatRow.seat == seat)).one()
+            row.away = away
+            session.commit()
+
+    def _arm_timer(self, table: Table) -> None:
+        """Start or stop the clock of the person to move. With a turn timer, a person
+        has ``turn_timer`` seconds for a whole turn, and a person who is not connected
+        at most AWAY_GRACE of them; then the stand-in plays for them until they come back.
+        The clock waits while people read a deal's summary."""
+        if table.timer_task is not None:
+            table.timer_task.cancel()
+            table.timer_task = None
+        seat = table.match.deal.to_move
+        if (table.turn_timer is None or table.status != "playing" or table.match.is_over
+                or table.kinds[seat] != "person" or table.standing[seat] or table.reading):
+            table.deadline = None
+            table.timed = None
+            return
+        loop = asyncio.get_running_loop()
+        turn = (table.match.deal_number, seat)
+        if table.timed != turn or table.deadline is None:
+            table.timed = turn
+            table.deadline = loop.time() + table.turn_timer * self.timer_unit
+        due = table.deadline
+        if seat in table.gone_at:
+            grace = min(AWAY_GRACE, table.turn_timer) * self.timer_unit
+            due = min(due, table.gone_at[seat] + grace)
+        table.timer_task = loop.create_task(self._time_up(table, turn, table.seq, due))
+
+    async def _time_up(self, table: Table, turn: tuple[int, int], seq: int,
+                       due: float) -> None:
+        await asyncio.sleep(max(0.0, due - asyncio.get_running_loop().time()))
+        async with table.lock:
+            seat = turn[1]
+            if (table.timed != turn or table.seq != seq or table.status != "playing"
+                    or table.standing[seat]):
+                return
+            log.info("table %s: %s's time is up; the stand-in plays", table.id,
+                     table.names[seat])
+            table.standing[seat] = True
+            table.deadline = None
+            table.timed = None
+        await self.broadcast(table)
+        self._schedule_bot(table)
+
+    def resume(self, table: Table) -> None:
+        """After a start: the bots and the clock of a restored table go on."""
+        self._schedule_bot(table)
+        self._arm_timer(table)
+
     # -- playing -------------------------------------------------------------------
 
     async def act(self, table: Table, seat: int, text: str) -> None:
         """Play ``text`` for ``seat``: checked, stored, then every seat hears of it."""
         async with table.lock:
             action = self._checked(table, seat, text)
+            if table.standing[seat]:
+                # A person who plays their own turn is back from being away.
+                await self._set_standing(table, seat, False)
             await self._commit(table, seat, action)
         await self.broadcast(table)
         self._schedule_bot(table)
@@ -734,6 +872,7 @@ class Hub:
         table.reading.discard(seat)
         if not table.reading:
             table.read.set()
+            self._arm_timer(table)
         await self.broadcast(table)
 
     async def _commit(self, table: Table, seat: int, action: Action) -> None:
@@ -753,6 +892,7 @@ class Hub:
         if table.match.is_over:
             table.status = "finished"
             await self._write(self._save_finish, table)
+        self._arm_timer(table)
 
     def _save_action(self, table_id: str, seq: int, seat: int, text: str) -> None:
         with Session(self.engine) as session:
@@ -786,11 +926,19 @@ class Hub:
             return f"master(think={self.think})"
         return level
 
+    @staticmethod
+    def _level_at(table: Table, seat: int) -> str | None:
+        """The level of the computer player that plays ``seat`` now: the seat's bot, or
+        the table's stand-in for a person who is away; None while a person plays it."""
+        if table.kinds[seat] == "bot":
+            return table.levels[seat]
+        return table.standin if table.standing[seat] else None
+
     def _schedule_bot(self, table: Table) -> None:
         if table.status != "playing" or table.match.is_over:
             return
         seat = table.match.deal.to_move
-        if table.kinds[seat] != "bot":
+        if self._level_at(table, seat) is None:
             return
         if table.bot_task is not None and not table.bot_task.done():
             return
@@ -811,7 +959,7 @@ class Hub:
                 delay = min(delay * 2, RETRY_MAX)
 
     async def _play_bots(self, table: Table) -> None:
-        bots: dict[int, Bot] = {}
+        bots: dict[tuple[int, str], Bot] = {}
         while True:
             await asyncio.sleep(self.bot_delay)
             if table.reading:
@@ -820,15 +968,16 @@ class Hub:
                     await asyncio.wait_for(table.read.wait(), self.summary_wait)
                 if table.reading:
                     table.reading.clear()
+                    self._arm_timer(table)
                     await self.broadcast(table)
             async with table.lock:
                 if table.status != "playing" or table.match.is_over:
                     return
                 seat = table.match.deal.to_move
-                level = table.levels[seat]
-                if table.kinds[seat] != "bot" or level is None:
+                level = self._level_at(table, seat)
+                if level is None:
                     return
-                bot = bots.setdefault(seat, make_bot(self._bot_spec(level)))
+                bot = bots.setdefault((seat, level), make_bot(self._bot_spec(level)))
                 rng = self.bot_rng(table, seat)
                 seen, seq = view(table.match, seat), table.seq
             # A bot that searches thinks for a while: off the event loop, so that every
@@ -837,8 +986,9 @@ class Hub:
             # snapshot; only the bot moves at its seat, so the position waits for it).
             action = await asyncio.to_thread(bot.choose, seen, rng)
             async with table.lock:
-                if table.seq != seq or table.status != "playing":
-                    continue  # the table changed meanwhile: think again
+                if table.seq != seq or table.status != "playing" or (
+                        self._level_at(table, seat) != level):
+                    continue  # the table changed meanwhile (or its person came back)
                 await self._commit(table, seat, action)
             await self.broadcast(table)
 
@@ -871,9 +1021,19 @@ class Hub:
                 "undo": self._undo_problem(table, seat) is None,
                 "target": table.match.target,
                 "melded": self._melded(table),
+                "timer": table.turn_timer,
+                "standin": table.standin,
+                "time_left": self._time_left(table),
             },
             "view": v,
         }
+
+    def _time_left(self, table: Table) -> float | None:
+        """Seconds the person to move has left for this turn (None: no clock runs)."""
+        if table.deadline is None:
+            return None
+        left = (table.deadline - asyncio.get_running_loop().time()) / self.timer_unit
+        return round(max(0.0, left), 1)
 
     @staticmethod
     def _undo_problem(table: Table, seat: int) -> str | None:
@@ -904,10 +1064,21 @@ class Hub:
         table.sockets.setdefault(seat, set()).add(send)
         if kick is not None:
             table.kicks[send] = kick
+        if table.gone_at.pop(seat, None) is not None and table.standing[seat] and (
+                not table.away[seat]):
+            # Back after losing the connection: the seat is theirs again.
+            table.standing[seat] = False
+            table.timed = None
+        if table.turn_timer is not None and table.status == "playing":
+            self._arm_timer(table)
 
     def disconnect(self, table: Table, seat: int, send: Send) -> None:
         table.sockets.get(seat, set()).discard(send)
         table.kicks.pop(send, None)
+        if not table.connected(seat) and table.kinds[seat] == "person":
+            table.gone_at[seat] = asyncio.get_running_loop().time()
+            if table.turn_timer is not None and table.status == "playing":
+                self._arm_timer(table)
 
     async def broadcast(self, table: Table) -> None:
         for seat, sends in list(table.sockets.items()):

@@ -112,7 +112,9 @@ async function start(event) {
   try {
     const table = await api("/api/tables", {
       method: "POST", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ rules: rulesText(), seats, key: browserKey() }),
+      body: JSON.stringify({ rules: rulesText(), seats, key: browserKey(),
+                             timer: Number(document.getElementById("timer").value) || null,
+                             standin: document.getElementById("standin").value }),
     });
     const people = table.seats.filter((s) => s.link);
     // This browser made the table: it keeps every seat's link, to copy or replace later.
@@ -157,6 +159,11 @@ async function init() {
     select.append(el("option", { value: name, selected: name === "classic" }, `${name} — ${t(`preset.${name}`)}`));
   }
   select.addEventListener("change", renderOptions);
+  const timer = document.getElementById("timer");
+  timer.append(el("option", { value: "" }, t("timer.none")),
+    ...[30, 60, 120, 300].map((s) => el("option", { value: String(s) }, t("timer.seconds", { s }))));
+  document.getElementById("standin").append(...BOTS.filter((b) => b !== "master").map((b) =>
+    el("option", { value: b, selected: b === "expert" }, t(`level.${b}`))));
   renderOptions();
   addSeat(); addSeat(); addSeat();
   document.getElementById("add-seat").addEventListener("click", addSeat);

@@ -95,7 +95,7 @@ function receive(message) {
   if (message.type === "presence") {
     if (!state) return;
     message.seats.forEach((here, i) => Object.assign(state.table.seats[i], here));
-    renderSeats(); renderInvites();
+    renderSeats(); renderInvites(); renderAway(); tick();
     return;
   }
   if (message.type === "hint") { showHint(message); return; }
@@ -268,6 +268,7 @@ function renderAll() {
   document.getElementById("deal").textContent = t("status.deal", { n: v.deal_number });
   document.getElementById("status").textContent = statusText();
   renderSeats(); renderMiddle(); renderMelds(); renderHandCards(); renderButtons(); renderLog(); renderInvites();
+  renderAway(); startClock();
 }
 
 function statusText() {
@@ -313,6 +314,8 @@ function renderSeats() {
     const node = el("div", { class: "seat" + (v.to_move === i && !v.match_over ? " turn" : ""), "data-seat": i,
       "aria-label": t(v.to_move === i ? "seat.aria_moving" : "seat.aria", { name: seat.name, cards: tn("n.cards", v.hand_sizes[i]), score: v.totals[i] }) },
       el("div", { class: "name" }, presenceDot(seat), (i === v.seat ? t("seat.you", { name: seat.name }) : seat.name) + (seat.kind === "bot" ? " · " + botText(seat.level) : "")),
+      seat.standin ? el("div", { class: "standin", text: t(seat.away ? "seat.handed" : "seat.standin", { level: levelName(tb.standin) }) }) : null,
+      v.to_move === i && tb.time_left !== null && tb.time_left !== undefined && !seat.standin ? el("div", { class: "clock", "data-seat": i }) : null,
       fan,
       el("div", {}, tn("n.cards", v.hand_sizes[i]) + " · " + t("seat.score", { score: v.totals[i] }) + (v.dealer === i ? " · " + t("seat.dealer") : "") + (v.active[i] ? "" : " · " + t("seat.out"))),
       facts.length ? el("div", { class: "facts", text: facts.join(" · ") }) : null,
@@ -392,6 +395,38 @@ async function newLink(seat) {
     saveCreated(tableId, links);
     renderInvites();
   } catch (err) { showError(err.message); }
+}
+
+// The clock of the person to move: the seconds the server gave, counted down here.
+let clockEnd = null;
+function startClock() {
+  const left = state.table.time_left;
+  clockEnd = left === null || left === undefined ? null : performance.now() + left * 1000;
+  tick();
+}
+function tick() {
+  const node = document.querySelector(".seat .clock");
+  if (!node || clockEnd === null) return;
+  const seconds = Math.max(0, Math.ceil((clockEnd - performance.now()) / 1000));
+  node.textContent = t("clock.left", { s: seconds });
+  node.classList.toggle("short", seconds <= 10);
+}
+setInterval(tick, 500);
+
+// The stand-in: this person can hand their seat over and leave, and take it back.
+function renderAway() {
+  const me = state.table.seats[state.view.seat];
+  const playing = state.table.status === "playing" && !state.view.match_over;
+  document.getElementById("btn-away").classList.toggle("hidden", !playing || me.standin);
+  const box = document.getElementById("standin");
+  if (playing && me.standin) {
+    document.getElementById("standin-text").textContent = t(me.away ? "standin.handed" : "standin.timeout", { level: levelName(state.table.standin) });
+    box.classList.remove("hidden");
+  } else box.classList.add("hidden");
+}
+
+function message(body) {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(body));
 }
 
 function canDo(text) { return legal().includes(text); }
@@ -907,6 +942,10 @@ document.getElementById("btn-sound").addEventListener("click", () => {
   renderSound();
 });
 i18nReady.then(renderSound);
+document.getElementById("btn-back").addEventListener("click", () => message({ type: "back" }));
+document.getElementById("btn-away").addEventListener("click", () => {
+  if (confirm(t("away.confirm", { level: levelName(state.table.standin) }))) message({ type: "away" });
+});
 document.getElementById("btn-invites").addEventListener("click", () => {
   document.getElementById("invites").showModal();
   renderInvites();

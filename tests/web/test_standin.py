@@ -1,0 +1,207 @@
+"""The turn timer and the computer player standing in for a person (online play).
+
+The rule, as the README and the rules page state it: a table may have a turn timer (10
+to 600 seconds a turn). When a person's time runs out, or when they have not been
+connected on their turn for 20 seconds (less where the timer is less), the table's
+stand-in bot plays for them, marked as such, until they come back: by saying so ("back"),
+by playing a move themselves, or, if they lost the connection, by connecting again. A
+person may also hand their seat to the stand-in and leave; that is stored, and only
+"back" undoes it. The stand-in plays from that seat's view, as every bot does.
+
+These tests run the timer fast (``timer_unit``: a timer second is 0.02 real seconds).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from rummykit.server.app import create_app
+
+from ._support import ActionLog, person
+from .test_api import Conn, socket
+
+UNIT = 0.02
+TWO = [person("Ann"), person("Bob")]
+
+
+def fast_app(db_url: str, unit: float = UNIT, bot_delay: float = 0.0) -> TestClient:
+    return TestClient(create_app(db_url, bot_delay=bot_delay, allow_seed=True,
+                                 timer_unit=unit))
+
+
+@pytest.fixture
+def client(db_url: str) -> Iterator[TestClient]:
+    with fast_app(db_url) as client:
+        yield client
+
+
+def timed_table(client: TestClient, timer: int | None, seed: int = 5,
+                standin: str | None = "random") -> tuple[str, list[str]]:
+    body: dict[str, Any] = {"rules": "classic", "seats": TWO, "seed": seed, "timer": timer}
+    if standin:
+        body["standin"] = standin
+    response = client.post("/api/tables", json=body)
+    assert response.status_code == 200, response.text
+    data = response.json()
+    return data["id"], [s["link"].split("token=", 1)[1] for s in data["seats"]]
+
+
+def until(conn: Conn, done: Callable[[dict[str, Any]], bool], seconds: float = 10.0
+          ) -> dict[str, Any]:
+    """Read views (and presence) until one satisfies ``done``."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        message = conn.view(timeout=seconds)
+        if done(message):
+            return message
+    raise AssertionError("no such view came")
+
+
+def test_when_time_runs_out_the_standin_plays_until_the_person_is_back(
+        client: TestClient, actions_db: ActionLog) -> None:
+    table_id, tokens = timed_table(client, timer=10)
+    with socket(client, table_id, tokens[0]) as ws0, socket(client, table_id, tokens[1]) as ws1:
+        conns = {0: Conn(ws0, 0), 1: Conn(ws1, 1)}
+        start = until(conns[1], lambda m: m["table"]["status"] == "playing")
+        mover = start["view"]["to_move"]
+        other = 1 - mover
+        assert start["table"]["timer"] == 10
+        assert 0 < start["table"]["time_left"] <= 10
+        assert not start["table"]["seats"][mover]["standin"]
+        # The mover does nothing: the stand-in takes the seat and plays the whole turn.
+        taken = until(conns[other], lambda m: m["table"]["seats"][mover]["standin"])
+        assert taken["table"]["seq"] == 0 and taken["table"]["time_left"] is None
+        after = until(conns[other], lambda m: m["view"]["to_move"] == other)
+        assert after["table"]["seats"][mover]["standin"]
+        stored = actions_db.rows(table_id)
+        assert stored and all(seat == mover for _seq, seat, _text in stored)
+        # The mover's own page hears that the computer plays for them.
+        mine = until(conns[mover], lambda m: m["table"]["seq"] == after["table"]["seq"])
+        assert mine["table"]["seats"][mover]["standin"] and not mine["table"]["seats"][
+            mover]["away"]
+        # Back: the seat is theirs again, and their next turn waits for them.
+        conns[mover].send({"type": "back"})
+        back = until(conns[mover], lambda m: not m["table"]["seats"][mover]["standin"])
+        assert back["table"]["seq"] == after["table"]["seq"]
+
+
+def test_a_person_who_plays_is_back(db_url: str) -> None:
+    # The bots wait a second before each move: the person's own move comes first.
+    with fast_app(db_url, bot_delay=1.0) as client:
+        person_plays_and_is_back(client)
+
+
+def person_plays_and_is_back(client: TestClient) -> None:
+    table_id, tokens = timed_table(client, timer=600, seed=6)
+    with socket(client, table_id, tokens[0]) as ws0, socket(client, table_id, tokens[1]) as ws1:
+        conns = {0: Conn(ws0, 0), 1: Conn(ws1, 1)}
+        start = until(conns[0], lambda m: m["table"]["status"] == "playing")
+        mover = start["view"]["to_move"]
+        conns[mover].send({"type": "away"})
+        gone = until(conns[mover], lambda m: m["table"]["seats"][mover]["away"])
+        assert gone["table"]["seats"][mover]["standin"]
+        # The stand-in plays the turn; the other person plays theirs; then the person
+        # who left plays a move of their own: they are back.
+        until(conns[mover], lambda m: m["view"]["to_move"] != mover)
+        other = 1 - mover
+        conns[other].act("draw stock")
+        drawn = until(conns[other], lambda m: m["view"]["phase"] == "play")
+        card = drawn["view"]["hand"][0]
+        conns[other].act(f"discard {card}")
+        turn = until(conns[mover], lambda m: m["view"]["to_move"] == mover)
+        assert turn["table"]["seats"][mover]["standin"]
+        conns[mover].act("draw stock")  # before the stand-in's second is up
+        mine = until(conns[mover], lambda m: not m["table"]["seats"][mover]["standin"]
+                     and m["table"]["seq"] > turn["table"]["seq"])
+        assert not mine["table"]["seats"][mover]["away"]
+
+
+def test_a_person_who_lost_the_connection_is_played_for_and_comes_back(
+        client: TestClient) -> None:
+    table_id, tokens = timed_table(client, timer=600)
+    with socket(client, table_id, tokens[0]) as ws0:
+        ann = Conn(ws0, 0)
+        with socket(client, table_id, tokens[1]) as ws1:
+            start = until(Conn(ws1, 1), lambda m: m["table"]["status"] == "playing")
+        # Bob has gone. If it is his turn (or once it is), the stand-in plays it after
+        # the grace (20 timer seconds), long before his 600 seconds are up.
+        if start["view"]["to_move"] == 0:
+            ann.act("draw stock")
+            hand = until(ann, lambda m: m["view"]["phase"] == "play")["view"]["hand"]
+            ann.act(f"discard {hand[0]}")
+        played = until(ann, lambda m: m["table"]["seats"][1]["standin"]
+                       and m["view"]["to_move"] == 0, seconds=5)
+        assert not played["table"]["seats"][1]["connected"]
+        assert not played["table"]["seats"][1]["away"]
+        # Bob connects again: his seat is his.
+        with socket(client, table_id, tokens[1]) as ws1:
+            again = Conn(ws1, 1).view()
+            assert not again["table"]["seats"][1]["standin"]
+            assert again["table"]["seats"][1]["connected"]
+
+
+def test_without_a_timer_nobody_is_played_for(client: TestClient) -> None:
+    table_id, tokens = timed_table(client, timer=None)
+    with socket(client, table_id, tokens[0]) as ws0, socket(client, table_id, tokens[1]) as ws1:
+        conns = {0: Conn(ws0, 0), 1: Conn(ws1, 1)}
+        start = until(conns[0], lambda m: m["table"]["status"] == "playing")
+        assert start["table"]["timer"] is None and start["table"]["time_left"] is None
+        time.sleep(30 * UNIT)  # longer than any grace
+        conns[0].quiet(0)
+        assert state_of(client, table_id, tokens[0])["table"]["seq"] == 0
+
+
+def state_of(client: TestClient, table_id: str, token: str) -> dict[str, Any]:
+    response = client.get(f"/api/tables/{table_id}", params={"token": token})
+    assert response.status_code == 200, response.text
+    data: dict[str, Any] = response.json()
+    return data
+
+
+def test_a_seat_handed_over_stays_with_the_standin_after_a_restart(db_url: str) -> None:
+    with fast_app(db_url) as client:
+        table_id, tokens = timed_table(client, timer=None, seed=7)
+        with socket(client, table_id, tokens[0]) as ws0, \
+                socket(client, table_id, tokens[1]) as ws1:
+            conns = {0: Conn(ws0, 0), 1: Conn(ws1, 1)}
+            start = until(conns[0], lambda m: m["table"]["status"] == "playing")
+            waiting = 1 - start["view"]["to_move"]
+            conns[waiting].send({"type": "away"})
+            until(conns[waiting], lambda m: m["table"]["seats"][waiting]["away"])
+    with fast_app(db_url) as client:
+        state = state_of(client, table_id, tokens[waiting])
+        seat = state["table"]["seats"][waiting]
+        assert seat["away"] and seat["standin"]
+        # The other person plays; the stand-in answers for the one who left.
+        mover = 1 - waiting
+        with socket(client, table_id, tokens[mover]) as ws:
+            conn = Conn(ws, mover)
+            conn.view()
+            conn.act("draw stock")
+            hand = until(conn, lambda m: m["view"]["phase"] == "play")["view"]["hand"]
+            conn.act(f"discard {hand[0]}")
+            until(conn, lambda m: m["view"]["to_move"] == mover and m["table"]["seq"] >= 4)
+        with socket(client, table_id, tokens[waiting]) as ws:
+            conn = Conn(ws, waiting)
+            # Connecting again is not coming back from a seat handed over; "back" is.
+            assert conn.view()["table"]["seats"][waiting]["standin"]
+            conn.send({"type": "back"})
+            until(conn, lambda m: not m["table"]["seats"][waiting]["standin"])
+    with fast_app(db_url) as client:
+        assert not state_of(client, table_id, tokens[waiting])["table"]["seats"][waiting][
+            "away"]
+
+
+@pytest.mark.parametrize("body, status", [
+    ({"timer": 5}, 422), ({"timer": 601}, 422), ({"timer": "soon"}, 422),
+    ({"standin": "nobody"}, 400), ({"standin": "master(think=99)"}, 400),
+])
+def test_bad_timer_options_are_refused(client: TestClient, body: dict[str, Any],
+                                       status: int) -> None:
+    response = client.post("/api/tables", json={"rules": "classic", "seats": TWO, **body})
+    assert response.status_code == status, response.text
