@@ -30,7 +30,7 @@ from rummykit.engine.scoring import DealResult, describe_end
 from rummykit.melds import Meld, MeldKind
 from rummykit.rules import Rules
 
-__all__ = ["MeldView", "View", "view"]
+__all__ = ["PUBLIC", "MeldView", "View", "public_view", "view"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,3 +260,25 @@ def _last_deal(
     if not done or done[-1].result is None:
         return None
     return done[-1].result, tuple(_sorted_hand(h) for h in done[-1].hands)
+
+
+PUBLIC = frozenset({
+    "rules", "names", "deal_number", "dealer", "to_move", "phase", "hand_sizes",
+    "stock_size", "pile", "pile_size", "table", "history", "history_length", "events",
+    "pile_draws", "totals", "active", "opened", "laid", "taken", "must_use",
+    "melds_this_turn", "deal_result", "revealed_hands", "match_over", "match_winner",
+    "match_end", "sheet", "last_deal",
+})
+"""The keys of a view's JSON that every player sees alike: what a spectator gets. A key
+not listed here (the seat, its hand, its legal actions, and any key added later) is
+never shown to a spectator."""
+
+
+def public_view(game: Match | Deal, *, recent: int | None = None) -> dict[str, Any]:
+    """What anyone watching the table may see, as JSON: the table, the pile as the rules
+    expose it, every hand's size, the public history and the scores; no hand (until a
+    deal is over and every hand is shown), no stock order, no legal actions. ``seat`` is
+    None and ``hand`` and ``legal_actions`` are empty."""
+    seen = view(game, 0, recent=recent).to_json()
+    return {**{key: value for key, value in seen.items() if key in PUBLIC},
+            "seat": None, "hand": [], "legal_actions": []}

@@ -193,3 +193,23 @@ def test_the_standin_plays_when_time_runs_out_and_gives_the_seat_back(
     ann.wait_for_selector("#standin:not(.hidden)")
     assert "You handed your seat over" in ann.inner_text("#standin")
     assert ann.locator("#btn-away.hidden").count() == 1
+
+
+def test_a_spectator_watches_without_a_hand(server: Server, pages: Pages, shot: Any) -> None:
+    table = server.table([person("Ann"), bot("Bob", "greedy")], seed=4)
+    ann = open_seat(pages, server, table["seats"][0]["link"])
+    watcher = pages.new()
+    watcher.goto(server.url + f"/t/{table['id']}?watch=1")
+    ready(watcher)
+    assert watcher.evaluate("() => state.view.seat") is None
+    assert watcher.locator("#hand .card").count() == 0
+    assert not watcher.locator("#btn-stock").is_visible()
+    assert watcher.locator(".seat").count() == 2
+    assert "You are watching" in watcher.inner_text("#watchers")
+    ann.wait_for_function("() => document.getElementById('watchers').textContent === '1 watching'")
+    # The table moves for the spectator as it does for the players.
+    ann.wait_for_function("() => state.view.to_move === 0")
+    ann.click("#btn-stock")
+    watcher.wait_for_function("() => state.table.seq >= 1")
+    assert watcher.evaluate("() => state.view.hand") == []
+    shot(watcher, "spectator")

@@ -78,7 +78,7 @@ def test_every_code_a_page_can_receive_has_a_text() -> None:
     wanted = (
         {f"refusal.{code}" for code in REFUSALS}
         | {f"refusal.{code}" for code in ("notation", "game-waiting", "hint-not-playing",
-                                           "hint-not-your-turn", "hint-busy", "rate",
+                                           "hint-not-your-turn", "hint-busy", "rate", "spectator",
                                            "seat-claimed", "seat-link", "not-creator",
                                            "no-link", "seat-in-use", "bad-key")}
         | {f"reason.{code}" for code in REASONS}

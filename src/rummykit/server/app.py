@@ -58,6 +58,9 @@ KICKED = {
 }
 """Why a connection was closed for another (the ``closed`` message's ``reason``)."""
 
+MAX_WATCHERS = 50
+"""Spectators one table may have at once."""
+
 MINE_LIMIT = 50
 """The most tables "my tables" lists for one browser."""
 
@@ -424,7 +427,8 @@ def create_app(
 
     @app.websocket("/ws/{table_id}")
     async def live(socket: WebSocket, table_id: str, token: str | None = None,
-                   seat: str | None = None, key: str | None = None) -> None:
+                   seat: str | None = None, key: str | None = None,
+                   watch: str | None = None) -> None:
         """A seat's live connection: ``?token=`` (its link), with ``&key=`` (the browser's
         key, which claims an unclaimed seat); or ``?seat=N&key=`` for a seat this browser
         claimed. A claimed seat opens only with its browser's key; that browser opening it
@@ -439,6 +443,18 @@ def create_app(
         if not same_origin(socket):
             # A page of another site may not play for a seat whose link it learned.
             await refuse("this connection comes from another site's page", 4403)
+            return
+        if watch is not None:
+            try:
+                watched = hub.get(table_id)
+            except HubError as err:
+                await refuse(str(err), 4000 + err.status, err.details())
+                return
+            if len(watched.watchers) >= MAX_WATCHERS:
+                await refuse(f"this table has {MAX_WATCHERS} spectators already", 4429,
+                             {"code": "too-many-connections"})
+                return
+            await spectate(socket, watched)
             return
         if key is not None and not good_key(key):
             await refuse("a browser's key is 22 to 64 letters, digits, - or _", 4400,
@@ -516,6 +532,47 @@ def create_app(
             await outbox.close()
             if not ended and not table.connected(place):
                 await hub.send_presence(table)
+
+    async def spectate(socket: WebSocket, table: Table) -> None:
+        """A spectator's connection: the public view, live; any message but ping and
+        sync is refused (a spectator never acts)."""
+
+        async def stuck() -> None:
+            table.watchers.discard(send)
+            await socket.close(code=1013)
+
+        outbox = Outbox(socket.send_json, on_stuck=stuck)
+        send = outbox.put
+        outbox.start()
+        table.watchers.add(send)
+        bucket = Bucket()
+        try:
+            await send(hub.state_for(table, None))
+            await hub.send_presence(table)
+            while True:
+                frame = await socket.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                raw = frame.get("text") or ""
+                if not bucket.take():
+                    await send({"type": "error", "code": "rate",
+                                "message": "too many messages: slow down"})
+                    continue
+                try:
+                    kind = json.loads(raw).get("type") if len(raw) <= MAX_MESSAGE else None
+                except (ValueError, RecursionError, AttributeError):
+                    kind = None
+                if kind == "sync":
+                    await send(hub.state_for(table, None))
+                elif kind != "ping":
+                    await send({"type": "error", "code": "spectator",
+                                "message": "a spectator watches the table and cannot act"})
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            table.watchers.discard(send)
+            await outbox.close()
+            await hub.send_presence(table)
 
     hinting: set[asyncio.Task[None]] = set()
 

@@ -35,7 +35,7 @@ from rummykit.melds import meld_points
 from rummykit.names import printable_name
 from rummykit.rules import Rules
 from rummykit.stats import Store
-from rummykit.views import view
+from rummykit.views import public_view, view
 
 __all__ = ["Hub", "HubError", "SeatSpec", "Send", "Table"]
 
@@ -187,6 +187,8 @@ class Table:
     seq: int = 0
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     sockets: dict[int, set[Send]] = field(default_factory=dict)
+    watchers: set[Send] = field(default_factory=set)
+    """The spectators' connections: they hear the public view only."""
     kicks: dict[Send, Callable[[str], Awaitable[None]]] = field(default_factory=dict)
     """How to close each connection that another may replace (its reason: ``"replaced"``,
     ``"claimed"`` or ``"revoked"``)."""
@@ -636,7 +638,8 @@ class Hub:
     def presence(self, table: Table) -> dict[str, Any]:
         """Who is at the table now: for each seat, whether its person is connected and
         whether a browser has claimed it (public: everyone sees who is here)."""
-        return {"type": "presence", "seats": self._presence(table)}
+        return {"type": "presence", "seats": self._presence(table),
+                "watchers": len(table.watchers)}
 
     def _presence(self, table: Table) -> list[dict[str, bool]]:
         return [{"connected": table.kinds[s] == "bot" or table.connected(s),
@@ -646,10 +649,10 @@ class Hub:
 
     async def send_presence(self, table: Table) -> None:
         message = self.presence(table)
-        for sends in list(table.sockets.values()):
-            for send in list(sends):
-                with contextlib.suppress(Exception):
-                    await send(message)
+        for send in [*(s for sends in table.sockets.values() for s in sends),
+                     *table.watchers]:
+            with contextlib.suppress(Exception):
+                await send(message)
 
     def tables_of(self, key: str, limit: int) -> list[dict[str, Any]]:
         """The tables where the browser with ``key`` claimed a seat, newest first: each
@@ -994,13 +997,15 @@ class Hub:
 
     # -- what each seat hears ------------------------------------------------------
 
-    def state_for(self, table: Table, seat: int) -> dict[str, Any]:
-        """Everything seat ``seat`` may see, with the table's public facts."""
+    def state_for(self, table: Table, seat: int | None) -> dict[str, Any]:
+        """Everything seat ``seat`` may see, with the table's public facts; for a
+        spectator (``seat`` None), the public view (:func:`rummykit.views.public_view`)."""
         # The page shows the recent actions; the whole history stays in the record.
-        v = view(table.match, seat, recent=HISTORY_SENT).to_json()
+        v = (view(table.match, seat, recent=HISTORY_SENT).to_json() if seat is not None
+             else public_view(table.match, recent=HISTORY_SENT))
         v["history_length"] = len(table.match.deal.history)
         rematch = None
-        if table.next_table is not None:
+        if seat is not None and table.next_table is not None:
             nxt = self.tables.get(table.next_table)
             if nxt is not None and nxt.token_hashes[seat]:
                 # The page adds its own token: the seat's key carries over to the rematch.
@@ -1018,7 +1023,8 @@ class Hub:
                 "hints": {str(number): counts for number, counts in table.hints.items()},
                 "opening": table.rules.opening,
                 "reading": sorted(table.reading),
-                "undo": self._undo_problem(table, seat) is None,
+                "undo": seat is not None and self._undo_problem(table, seat) is None,
+                "watchers": len(table.watchers),
                 "target": table.match.target,
                 "melded": self._melded(table),
                 "timer": table.turn_timer,
@@ -1088,6 +1094,11 @@ class Hub:
             for send in list(sends):
                 with contextlib.suppress(Exception):
                     await send(message)
+        if table.watchers:
+            public = self.state_for(table, None)
+            for send in list(table.watchers):
+                with contextlib.suppress(Exception):
+                    await send(public)
 
     async def shutdown(self) -> None:
         for table in self.tables.values():

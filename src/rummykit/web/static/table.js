@@ -6,6 +6,8 @@ const tableId = window.location.pathname.split("/").pop();
 const query = new URLSearchParams(window.location.search);
 const token = query.get("token") || "";
 let seatNumber = query.get("seat");  // a seat this browser claimed (from "my tables")
+const watching = query.has("watch");  // a spectator: the public view, no hand, no actions
+if (watching) document.body.classList.add("watching");
 const key = browserKey();
 let state = null;          // the last message from the server
 let order = [];            // the hand in the order the player arranged it
@@ -26,6 +28,7 @@ function nameOf(seat) { return state.table.seats[seat].name; }
 // Who this page is, for the server: the seat's link (its token) or the seat this browser
 // claimed, with this browser's key.
 function who() {
+  if (watching) return "watch=1";
   const params = new URLSearchParams({ key });
   if (token) params.set("token", token); else if (seatNumber !== null) params.set("seat", seatNumber);
   return params.toString();
@@ -95,6 +98,8 @@ function receive(message) {
   if (message.type === "presence") {
     if (!state) return;
     message.seats.forEach((here, i) => Object.assign(state.table.seats[i], here));
+    state.table.watchers = message.watchers;
+    renderWatchers();
     renderSeats(); renderInvites(); renderAway(); tick();
     return;
   }
@@ -103,7 +108,7 @@ function receive(message) {
   if (message.type !== "view") return;
   const before = state;
   state = message;
-  if (token && !before) {
+  if (token && !before && !watching) {
     // The link has done its work: this browser's key opens the seat from now on, and the
     // address bar shows no reusable link.
     seatNumber = String(state.view.seat);
@@ -268,7 +273,13 @@ function renderAll() {
   document.getElementById("deal").textContent = t("status.deal", { n: v.deal_number });
   document.getElementById("status").textContent = statusText();
   renderSeats(); renderMiddle(); renderMelds(); renderHandCards(); renderButtons(); renderLog(); renderInvites();
-  renderAway(); startClock();
+  renderAway(); startClock(); renderWatchers();
+}
+
+// How many are watching, and the link that lets anyone watch (the public view only).
+function renderWatchers() {
+  const n = state.table.watchers || 0;
+  document.getElementById("watchers").textContent = watching ? t("watch.you", { n }) : n ? tn("n.watchers", n) : "";
 }
 
 function statusText() {
@@ -415,6 +426,7 @@ setInterval(tick, 500);
 
 // The stand-in: this person can hand their seat over and leave, and take it back.
 function renderAway() {
+  if (watching) return;
   const me = state.table.seats[state.view.seat];
   const playing = state.table.status === "playing" && !state.view.match_over;
   document.getElementById("btn-away").classList.toggle("hidden", !playing || me.standin);
@@ -786,9 +798,11 @@ function summaries() {
     body.append(sheetTable());
     const record = `/api/tables/${tableId}/record?${who()}`;
     const replay = `/replay?table=${tableId}&${who()}`;
-    body.append(el("p", {}, el("a", { href: record, download: `rummykit-${tableId}.json`, id: "download" }, t("link.download")), " · ",
-      el("a", { href: replay, id: "watch" }, t("link.replay"))));
-    body.append(el("p", {}, el("button", { type: "button", id: "rematch", onclick: rematch }, t("btn.rematch"))));
+    if (!watching) {  // the record and the rematch are the players'
+      body.append(el("p", {}, el("a", { href: record, download: `rummykit-${tableId}.json`, id: "download" }, t("link.download")), " · ",
+        el("a", { href: replay, id: "watch" }, t("link.replay"))));
+      body.append(el("p", {}, el("button", { type: "button", id: "rematch", onclick: rematch }, t("btn.rematch"))));
+    }
     if (!dialog.open) dialog.showModal();
     return;
   }
@@ -800,7 +814,7 @@ function summaries() {
       handTable(names, r.hands, r.points, v.totals), hintsLine(v.deal_number - 1));
     if (!dialog.open) dialog.showModal();
   }
-  if (state.table.rematch) {
+  if (state.table.rematch && !watching) {
     const link = document.getElementById("rematch-link") || el("a", { id: "rematch-link" }, t("link.rematch"));
     link.href = `${state.table.rematch}?seat=${state.view.seat}`;  // this browser keeps its seat
     if (!link.isConnected) body.append(el("p", {}, link));
@@ -943,6 +957,12 @@ document.getElementById("btn-sound").addEventListener("click", () => {
 });
 i18nReady.then(renderSound);
 document.getElementById("btn-back").addEventListener("click", () => message({ type: "back" }));
+document.getElementById("btn-watch-link").addEventListener("click", async () => {
+  const url = new URL(`/t/${tableId}?watch=1`, window.location.href).href;
+  const button = document.getElementById("btn-watch-link");
+  try { await navigator.clipboard.writeText(url); button.textContent = t("invites.copied"); }
+  catch (e) { showWhy(t("watch.link", { url })); }
+});
 document.getElementById("btn-away").addEventListener("click", () => {
   if (confirm(t("away.confirm", { level: levelName(state.table.standin) }))) message({ type: "away" });
 });
@@ -953,7 +973,7 @@ document.getElementById("btn-invites").addEventListener("click", () => {
 // Closing a deal's summary tells the table this person has read it: the bots wait for
 // everyone (a short while at most) before the next deal goes on.
 document.getElementById("summary").addEventListener("close", () => {
-  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "seen" }));
+  if (!watching && socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "seen" }));
 });
 document.getElementById("sort-suit").addEventListener("click", () => sortHand(true));
 document.getElementById("sort-rank").addEventListener("click", () => sortHand(false));
