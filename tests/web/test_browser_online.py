@@ -213,3 +213,37 @@ def test_a_spectator_watches_without_a_hand(server: Server, pages: Pages, shot: 
     watcher.wait_for_function("() => state.table.seq >= 1")
     assert watcher.evaluate("() => state.view.hand") == []
     shot(watcher, "spectator")
+
+
+def test_a_stranger_takes_a_free_seat_from_the_lobby(server: Server, pages: Pages,
+                                                     shot: Any) -> None:
+    ann = pages.new()
+    ann.goto(server.url + "/")
+    ann.wait_for_selector("#seats .seat-row")
+    rows = ann.locator("#seats .seat-row")
+    rows.nth(1).locator("[name=kind]").select_option("person")
+    rows.nth(1).locator("[name=name]").fill("Guest")
+    ann.click("#remove-seat")
+    ann.check("#public")
+    ann.click("#start")
+    ann.wait_for_selector("#invites:not(.hidden)")
+    ann.click("#my-seat")
+    ready(ann)
+    table_id = ann.evaluate("() => tableId")
+
+    zoe = pages.new()
+    zoe.goto(server.url + "/")
+    entry = zoe.locator(f'#lobby-list li[data-table="{table_id}"]')
+    entry.wait_for()
+    assert "watch" in entry.inner_text()
+    shot(zoe, "lobby")
+    zoe.fill("#lobby-name", "Zoe")
+    entry.locator("button.take").click()
+    ready(zoe)
+    assert zoe.evaluate("() => [state.view.seat, state.view.names[1]]") == [1, "Zoe"]
+    ann.wait_for_function("() => state.table.status === 'playing' && state.view.names[1] === 'Zoe'")
+    # The seat is gone from the lobby for everyone else.
+    other = pages.new()
+    other.goto(server.url + "/")
+    other.locator(f'#lobby-list li[data-table="{table_id}"]').wait_for()
+    assert other.locator(f'#lobby-list li[data-table="{table_id}"] button.take').count() == 0

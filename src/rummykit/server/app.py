@@ -61,6 +61,9 @@ KICKED = {
 MAX_WATCHERS = 50
 """Spectators one table may have at once."""
 
+LOBBY_LIMIT = 100
+"""The most tables the lobby lists."""
+
 MINE_LIMIT = 50
 """The most tables "my tables" lists for one browser."""
 
@@ -110,6 +113,8 @@ class TableIn(BaseModel):
     """Seconds a person has for a turn before the stand-in plays it (none: no timer)."""
     standin: str | None = Field(default=None, max_length=20)
     """The bot level that plays for a person who is away (``expert`` if not given)."""
+    public: bool = False
+    """Listed in the lobby, where anyone may take a free seat."""
 
 
 class TokenIn(BaseModel):
@@ -127,6 +132,13 @@ Who = Annotated[TokenIn, Query()]
 
 class KeyIn(BaseModel):
     key: str = Field(pattern=KEY_PATTERN)
+
+
+class TakeIn(BaseModel):
+    """A browser taking a free seat from the lobby, under a name of its choice."""
+
+    key: str = Field(pattern=KEY_PATTERN)
+    name: str | None = Field(default=None, max_length=40)
 
 
 class BodyTooLarge(Exception):
@@ -335,7 +347,7 @@ def create_app(
         table = await hub.open_table(
             body.rules, [SeatSpec(s.kind, s.name, s.level) for s in body.seats], seed=body.seed,
             creator_hash=None if body.key is None else token_hash(body.key),
-            turn_timer=body.timer, standin=body.standin)
+            turn_timer=body.timer, standin=body.standin, listed=body.public)
         return {
             "id": table.id,
             "rules": str(table.rules),
@@ -367,6 +379,19 @@ def create_app(
         opens it), asked by the browser that made the table."""
         table = hub.get(table_id)
         return {"seat": seat, "link": await hub.new_link(table, seat, body.key)}
+
+    @app.get("/api/lobby")
+    async def lobby() -> dict[str, Any]:
+        """The tables listed in the lobby that are waiting or in play (at most
+        LOBBY_LIMIT), those waiting for players first."""
+        return {"tables": hub.lobby(LOBBY_LIMIT)}
+
+    @app.post("/api/tables/{table_id}/seats/{seat}/take")
+    async def take_seat(table_id: str, seat: int, body: TakeIn) -> dict[str, Any]:
+        """Take a free seat of a table listed in the lobby: it becomes this browser's."""
+        table = hub.get(table_id)
+        await hub.take(table, seat, body.key, body.name)
+        return {"id": table.id, "seat": seat, "link": f"/t/{table.id}?seat={seat}"}
 
     @app.post("/api/mine")
     async def my_tables(body: KeyIn) -> dict[str, Any]:

@@ -14,6 +14,7 @@ import hashlib
 import logging
 import random
 import secrets
+import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -116,8 +117,9 @@ class HubError(ValueError):
     one of the table's own: ``"notation"`` for an action not written in the notation,
     ``"game-waiting"``, ``"hint-not-playing"``, ``"hint-not-your-turn"``, ``"hint-busy"``,
     ``"rate"``; for seats: ``"seat-claimed"``, ``"seat-link"``, ``"not-creator"``,
-    ``"no-link"``, ``"seat-in-use"``, ``"bad-key"``) and its ``params``, so that a page can
-    say it in its own language; other refusals have no code."""
+    ``"no-link"``, ``"seat-in-use"``, ``"bad-key"``, ``"not-listed"``; and
+    ``"spectator"`` for a spectator who tries to act) and its ``params``, so that a page
+    can say it in its own language; other refusals have no code."""
 
     def __init__(self, message: str, status: int = 400, *, code: str | None = None,
                  params: Mapping[str, object] | None = None) -> None:
@@ -165,6 +167,8 @@ class Table:
     A claimed seat opens only for that browser, whoever holds its link."""
     creator_hash: str | None = None
     """The hashed key of the browser that made the table: it may issue new links."""
+    listed: bool = False
+    """Listed in the lobby, where anyone may take a free seat."""
     turn_timer: int | None = None
     """Seconds a person has for a turn before the stand-in plays it (None: no timer)."""
     standin: str = STANDIN
@@ -180,6 +184,8 @@ class Table:
     timed: tuple[int, int] | None = None
     """The deal and seat the deadline is for (a turn keeps its deadline to its end)."""
     timer_task: asyncio.Task[None] | None = None
+    created: float = field(default_factory=time.time)
+    """When the table was made or rebuilt here (orders the lobby)."""
     gone_at: dict[int, float] = field(default_factory=dict)
     """For each seat whose person has no connection now, since when (loop time)."""
     previous: str | None = None
@@ -280,7 +286,7 @@ class Hub:
             token_hashes=[s.token_hash for s in seats], joined=[s.joined for s in seats],
             status=row.status, match=match, previous=row.previous, next_table=row.next_table,
             key_hashes=[s.key_hash for s in seats], creator_hash=row.creator_hash,
-            turn_timer=row.turn_timer, standin=row.standin or STANDIN,
+            turn_timer=row.turn_timer, standin=row.standin or STANDIN, listed=row.public,
             standing=[s.away for s in seats], away=[s.away for s in seats],
         )
         for action in sorted(row.actions, key=lambda a: a.seq):
@@ -388,7 +394,7 @@ class Hub:
         previous: str | None = None, first_dealer: int | None = None,
         token_hashes: Sequence[str | None] | None = None,
         key_hashes: Sequence[str | None] | None = None, creator_hash: str | None = None,
-        turn_timer: int | None = None, standin: str | None = None,
+        turn_timer: int | None = None, standin: str | None = None, listed: bool = False,
     ) -> Table:
         """:meth:`create` from the event loop: the database write goes to the writer thread."""
         return await asyncio.get_running_loop().run_in_executor(
@@ -397,7 +403,8 @@ class Hub:
                                               token_hashes=token_hashes,
                                               key_hashes=key_hashes,
                                               creator_hash=creator_hash,
-                                              turn_timer=turn_timer, standin=standin))
+                                              turn_timer=turn_timer, standin=standin,
+                                              listed=listed))
 
     def _check_level(self, level: str) -> None:
         """Refuse a bot level this server does not play (unknown, too long, or thinking
@@ -419,13 +426,13 @@ class Hub:
                token_hashes: Sequence[str | None] | None = None,
                key_hashes: Sequence[str | None] | None = None,
                creator_hash: str | None = None, turn_timer: int | None = None,
-               standin: str | None = None) -> Table:
+               standin: str | None = None, listed: bool = False) -> Table:
         """A new table; people's seats get unguessable tokens (their links are on the
         table as made, ``table.links``), or, for a rematch, the seats' ``token_hashes`` and
         ``key_hashes`` of the table before: the same people keep their seats.
         ``creator_hash`` is the hashed key of the browser that asked for the table;
         ``turn_timer`` the seconds a person has for a turn before ``standin`` (a bot level,
-        :data:`STANDIN` by default) plays it."""
+        :data:`STANDIN` by default) plays it; a ``listed`` table is in the lobby."""
         try:
             rules = Rules.parse(rules_text)
             rules.check_players(len(seats))
@@ -478,13 +485,14 @@ class Hub:
             links=[None if t is None else f"/t/{table_id}?token={t}" for t in tokens],
             key_hashes=list(key_hashes) if key_hashes is not None else [None] * len(seats),
             creator_hash=creator_hash, turn_timer=turn_timer, standin=standin,
-            standing=[False] * len(seats), away=[False] * len(seats),
+            standing=[False] * len(seats), away=[False] * len(seats), listed=listed,
         )
         with Session(self.engine) as session:
             session.add(TableRow(
                 id=table.id, created_at=datetime.now(UTC), rules=str(rules), seed=seed,
                 first_dealer=first_dealer, status=table.status, previous=previous,
                 creator_hash=creator_hash, turn_timer=turn_timer, standin=standin,
+                public=listed,
                 seats=[TableSeatRow(seat=i, name=names[i], kind=table.kinds[i],
                                     level=table.levels[i],
                                     token_hash=table.token_hashes[i],
@@ -535,7 +543,7 @@ class Hub:
                 ], previous=table.id, first_dealer=table.match.next_dealer(),
                     token_hashes=table.token_hashes, key_hashes=table.key_hashes,
                     creator_hash=table.creator_hash, turn_timer=table.turn_timer,
-                    standin=table.standin)
+                    standin=table.standin, listed=table.listed)
                 table.next_table = new.id
                 await self._write(self._save_next, table.id, new.id)
         await self.broadcast(table)
@@ -653,6 +661,53 @@ class Hub:
                      *table.watchers]:
             with contextlib.suppress(Exception):
                 await send(message)
+
+    def lobby(self, limit: int) -> list[dict[str, Any]]:
+        """The listed tables that are waiting or in play, newest first: rules, every
+        seat (name, kind, whether it is free) and how many watch. A free seat is a
+        person's seat that no browser has claimed."""
+        listed = [t for t in self.tables.values()
+                  if t.listed and t.status in ("waiting", "playing")]
+        listed.sort(key=lambda t: (t.status != "waiting", -t.created))
+        return [{"id": t.id, "rules": str(t.rules), "status": t.status,
+                 "timer": t.turn_timer, "watchers": len(t.watchers),
+                 "seats": [{"name": t.names[s], "kind": t.kinds[s],
+                            "level": t.levels[s],
+                            "free": t.kinds[s] == "person" and t.key_hashes[s] is None}
+                           for s in range(t.players)]}
+                for t in listed[:limit]]
+
+    async def take(self, table: Table, seat: int, key: str, name: str | None) -> None:
+        """The browser with ``key`` takes a free seat of a listed table from the lobby
+        (under ``name``, while the game has not started): the seat is its own."""
+        if not table.listed:
+            raise HubError("this table is not in the lobby: its seats open with their "
+                           "links", 403, code="not-listed")
+        if not 0 <= seat < table.players or table.kinds[seat] != "person":
+            raise HubError("only a person's seat can be taken", code="no-link")
+        if name is not None:
+            name = name.strip()
+            if not name or len(name) > 40 or not printable_name(name):
+                raise HubError("a name is 1 to 40 letters, digits, spaces and punctuation")
+        await self.claim(table, seat, key)
+        if name is not None and name != table.names[seat]:
+            async with table.lock:
+                if table.seq == 0 and table.status == "waiting":
+                    names = [*table.names]
+                    names[seat] = name
+                    # Nothing has been played: the same deal under the new name.
+                    table.match = Match(table.rules, players=names, seed=table.seed,
+                                        first_dealer=table.match.dealers[0])
+                    table.names = names
+                    await self._write(self._save_name, table.id, seat, name)
+        await self.broadcast(table)
+
+    def _save_name(self, table_id: str, seat: int, name: str) -> None:
+        with Session(self.engine) as session:
+            row = session.scalars(select(TableSeatRow).where(
+                TableSeatRow.table_id == table_id, TableSeatRow.seat == seat)).one()
+            row.name = name
+            session.commit()
 
     def tables_of(self, key: str, limit: int) -> list[dict[str, Any]]:
         """The tables where the browser with ``key`` claimed a seat, newest first: each

@@ -114,7 +114,8 @@ async function start(event) {
       method: "POST", headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ rules: rulesText(), seats, key: browserKey(),
                              timer: Number(document.getElementById("timer").value) || null,
-                             standin: document.getElementById("standin").value }),
+                             standin: document.getElementById("standin").value,
+                             public: document.getElementById("public").checked }),
     });
     const people = table.seats.filter((s) => s.link);
     // This browser made the table: it keeps every seat's link, to copy or replace later.
@@ -150,8 +151,43 @@ async function showMine() {
   document.getElementById("mine").classList.toggle("hidden", !answer.tables.length);
 }
 
+// The open tables: each with its seats, a button for each free one, and a watch link.
+async function showLobby() {
+  let answer;
+  try { answer = await api("/api/lobby"); } catch (err) { return; }
+  const list = document.getElementById("lobby-list");
+  list.replaceChildren();
+  for (const table of answer.tables) {
+    const seats = table.seats.map((seat, i) => seat.free
+      ? el("button", { type: "button", class: "secondary take", "data-table": table.id, "data-seat": i,
+          onclick: () => takeSeat(table.id, i) }, t("lobby.take", { name: seat.name }))
+      : el("span", { class: "taken", text: seat.kind === "bot" ? `${seat.name} (${t(`level.${(seat.level || "").split("(")[0]}`)})` : seat.name }));
+    const item = el("li", { class: "lobby-table", "data-table": table.id }, el("code", { text: table.rules }), " · ",
+      t(`mine.${table.status}`), table.timer ? ` · ${t("timer.seconds", { s: table.timer })}` : "", " · ");
+    seats.forEach((node, i) => item.append(i ? ", " : "", node));
+    item.append(" · ", el("a", { href: `/t/${table.id}?watch=1`, class: "watch" }, t("lobby.watch")));
+    list.append(item);
+  }
+  document.getElementById("lobby").classList.toggle("hidden", !answer.tables.length);
+}
+
+async function takeSeat(tableId, seat) {
+  const box = document.getElementById("lobby-error");
+  box.classList.add("hidden");
+  const name = document.getElementById("lobby-name").value.trim();
+  if (name) localStorage.setItem("rummykit.name", name);
+  try {
+    const answer = await api(`/api/tables/${tableId}/seats/${seat}/take`, {
+      method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ key: browserKey(), name: name || null }) });
+    window.location.href = answer.link;
+  } catch (err) { box.textContent = err.message; box.classList.remove("hidden"); showLobby(); }
+}
+
 async function init() {
   showMine();
+  showLobby();
+  document.getElementById("lobby-name").value = localStorage.getItem("rummykit.name") || "";
   const data = await api("/api/presets");
   PRESETS = data.presets; BOTS = data.bots; THINK = data.think;
   const select = document.getElementById("preset");
