@@ -247,3 +247,29 @@ def test_a_stranger_takes_a_free_seat_from_the_lobby(server: Server, pages: Page
     other.goto(server.url + "/")
     other.locator(f'#lobby-list li[data-table="{table_id}"]').wait_for()
     assert other.locator(f'#lobby-list li[data-table="{table_id}"] button.take').count() == 0
+
+
+def test_chat_shows_text_as_text_and_a_muted_person_is_not_shown(
+        server: Server, pages: Pages, shot: Any) -> None:
+    table = server.table([person("Ann"), person("Bob")], seed=4)
+    ann = open_seat(pages, server, table["seats"][0]["link"])
+    bob = open_seat(pages, server, table["seats"][1]["link"])
+    payload = '<img src=x onerror="window.hacked=1"><b>hi</b>'
+    bob.fill("#chat-text", payload)
+    bob.press("#chat-text", "Enter")
+    line = ann.locator('#chat .chat-line[data-seat="1"]')
+    line.wait_for()
+    assert line.inner_text() == f"Bob: {payload}"
+    assert ann.locator("#chat img, #chat b").count() == 0
+    assert ann.evaluate("() => window.hacked") is None
+    shot(ann, "chat")
+    # Ann mutes Bob on her browser: his lines go, and stay gone after a reload.
+    ann.click('#mutes button.mute[data-seat="1"]')
+    assert ann.locator('#chat .chat-line[data-seat="1"]').count() == 0
+    bob.fill("#chat-text", "still there?")
+    bob.press("#chat-text", "Enter")
+    bob.locator('#chat .chat-line >> text=still there?').wait_for()
+    ann.reload()
+    ready(ann)
+    ann.wait_for_selector('#mutes button.mute[aria-pressed="true"]')
+    assert ann.locator('#chat .chat-line[data-seat="1"]').count() == 0

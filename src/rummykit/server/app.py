@@ -58,6 +58,10 @@ KICKED = {
 }
 """Why a connection was closed for another (the ``closed`` message's ``reason``)."""
 
+CHAT_RATE = 1.0
+CHAT_BURST = 5.0
+"""Chat messages a connection may send: one a second, five at once."""
+
 MAX_WATCHERS = 50
 """Spectators one table may have at once."""
 
@@ -528,11 +532,14 @@ def create_app(
                 await hub.kick(table, other, "claimed" if claimed_now else "replaced")
         hub.connect(table, place, send, kick)
         bucket = Bucket()
+        chats = Bucket(CHAT_BURST, CHAT_RATE)
         try:
             if not await hub.join(table, place):
                 await send(hub.state_for(table, place))
                 if not others or claimed_now:
                     await hub.send_presence(table)
+            if table.chat:
+                await send(hub.chat_log(table))
             while not ended:
                 frame = await socket.receive()
                 if frame["type"] == "websocket.disconnect" or ended:
@@ -542,7 +549,7 @@ def create_app(
                     await send({"type": "error", "message":
                                 "send text frames holding JSON, not binary ones"})
                     continue
-                error = await handle(table, place, raw, bucket, send)
+                error = await handle(table, place, raw, bucket, chats, send)
                 if error is not None:
                     await send({"type": "error", **error})
                     if error.get("code") == "too-deep":
@@ -574,6 +581,8 @@ def create_app(
         try:
             await send(hub.state_for(table, None))
             await hub.send_presence(table)
+            if table.chat:
+                await send(hub.chat_log(table))
             while True:
                 frame = await socket.receive()
                 if frame["type"] == "websocket.disconnect":
@@ -611,15 +620,15 @@ def create_app(
         if answer["type"] == "hint":
             await hub.broadcast(table)  # every seat sees the count (the deal's summary)
 
-    async def handle(table: Table, seat: int, raw: str, bucket: Bucket,
+    async def handle(table: Table, seat: int, raw: str, bucket: Bucket, chats: Bucket,
                      send: Send) -> dict[str, Any] | None:
         """None, or the error message (with a refused action's code and params)."""
-        refused = await refusal(table, seat, raw, bucket, send)
+        refused = await refusal(table, seat, raw, bucket, chats, send)
         if isinstance(refused, HubError):
             return {"message": str(refused), **refused.details()}
         return None if refused is None else {"message": refused}
 
-    async def refusal(table: Table, seat: int, raw: str, bucket: Bucket,
+    async def refusal(table: Table, seat: int, raw: str, bucket: Bucket, chats: Bucket,
                       send: Send) -> str | HubError | None:
         if not bucket.take():
             return HubError("too many messages: slow down", code="rate")
@@ -651,6 +660,14 @@ def create_app(
         if kind == "away":
             await hub.hand_over(table, seat)
             return None
+        if kind == "chat":
+            if not chats.take():
+                return HubError("you are chatting too fast: wait a moment", code="rate")
+            try:
+                await hub.say(table, seat, message.get("text"))
+            except HubError as err:
+                return err
+            return None
         if kind == "back":
             await hub.back(table, seat)
             return None
@@ -668,7 +685,7 @@ def create_app(
             return None
         if kind != "action":
             return (f"unknown message type {kind!r}: action, hint, why, undo, seen, away, "
-                    "back, sync or ping")
+                    "back, chat, sync or ping")
         if "seat" in message and message["seat"] != seat:
             return "you can only play for your own seat"
         text = message.get("action")

@@ -78,6 +78,12 @@ on their turn before the stand-in plays it (seconds; less where the timer is les
 STANDIN = "expert"
 """The computer player that stands in for a person, unless the table chose another."""
 
+CHAT_LENGTH = 300
+"""The longest chat message, in characters."""
+
+CHAT_KEPT = 50
+"""The chat messages a table keeps (in memory) for whoever connects later."""
+
 BROKEN = "broken"
 """The status of a table whose stored game this version can no longer rebuild."""
 
@@ -118,7 +124,8 @@ class HubError(ValueError):
     ``"game-waiting"``, ``"hint-not-playing"``, ``"hint-not-your-turn"``, ``"hint-busy"``,
     ``"rate"``; for seats: ``"seat-claimed"``, ``"seat-link"``, ``"not-creator"``,
     ``"no-link"``, ``"seat-in-use"``, ``"bad-key"``, ``"not-listed"``; and
-    ``"spectator"`` for a spectator who tries to act) and its ``params``, so that a page
+    ``"spectator"`` for a spectator who tries to act; ``"chat-empty"``, ``"chat-long"``,
+    ``"chat-text"`` for a chat message) and its ``params``, so that a page
     can say it in its own language; other refusals have no code."""
 
     def __init__(self, message: str, status: int = 400, *, code: str | None = None,
@@ -186,6 +193,8 @@ class Table:
     timer_task: asyncio.Task[None] | None = None
     created: float = field(default_factory=time.time)
     """When the table was made or rebuilt here (orders the lobby)."""
+    chat: list[dict[str, Any]] = field(default_factory=list)
+    """The last CHAT_KEPT chat messages (seat, name, text, time), oldest first."""
     gone_at: dict[int, float] = field(default_factory=dict)
     """For each seat whose person has no connection now, since when (loop time)."""
     previous: str | None = None
@@ -730,6 +739,32 @@ class Hub:
                             "seat": seat, "names": [s.name for s in row.seats],
                             "created": row.created_at.isoformat(), "your_turn": turn})
         return out
+
+    # -- chat --------------------------------------------------------------------------
+
+    async def say(self, table: Table, seat: int, text: object) -> None:
+        """``seat``'s person says ``text`` at the table: everyone connected hears it,
+        spectators too (a page shows it as text, never as markup)."""
+        if not isinstance(text, str) or not text.strip():
+            raise HubError("a chat message needs some text", code="chat-empty")
+        text = text.strip()
+        if len(text) > CHAT_LENGTH:
+            raise HubError(f"a chat message is at most {CHAT_LENGTH} characters",
+                           code="chat-long", params={"n": CHAT_LENGTH})
+        if not encodable(text) or not printable_name(text):
+            raise HubError("a chat message may not hold control, invisible or "
+                           "direction-changing characters", code="chat-text")
+        message = {"type": "chat", "seat": seat, "name": table.names[seat], "text": text,
+                   "at": datetime.now(UTC).isoformat(timespec="seconds")}
+        table.chat = [*table.chat[-(CHAT_KEPT - 1):], message]
+        for send in [*(s for sends in table.sockets.values() for s in sends),
+                     *table.watchers]:
+            with contextlib.suppress(Exception):
+                await send(message)
+
+    def chat_log(self, table: Table) -> dict[str, Any]:
+        """The chat so far, for a connection that has just come."""
+        return {"type": "chat-log", "messages": table.chat}
 
     # -- away, back, and the turn timer ----------------------------------------------
 

@@ -95,6 +95,8 @@ function receive(message) {
     return;
   }
   if (message.type === "closed") { closedFor = message.reason; return; }
+  if (message.type === "chat") { chatLines.push(message); chatLines = chatLines.slice(-50); renderChat(); return; }
+  if (message.type === "chat-log") { chatLines = message.messages; renderChat(); return; }
   if (message.type === "presence") {
     if (!state) return;
     message.seats.forEach((here, i) => Object.assign(state.table.seats[i], here));
@@ -273,7 +275,7 @@ function renderAll() {
   document.getElementById("deal").textContent = t("status.deal", { n: v.deal_number });
   document.getElementById("status").textContent = statusText();
   renderSeats(); renderMiddle(); renderMelds(); renderHandCards(); renderButtons(); renderLog(); renderInvites();
-  renderAway(); startClock(); renderWatchers();
+  renderAway(); startClock(); renderWatchers(); renderMutes();
 }
 
 // How many are watching, and the link that lets anyone watch (the public view only).
@@ -406,6 +408,37 @@ async function newLink(seat) {
     saveCreated(tableId, links);
     renderInvites();
   } catch (err) { showError(err.message); }
+}
+
+// The table's chat: each line as text (never markup); a person muted on this browser is
+// not shown.
+let chatLines = [];
+function mutedSeats() {
+  try { return new Set(JSON.parse(localStorage.getItem(`rummykit.muted.${tableId}`)) || []); } catch (e) { return new Set(); }
+}
+function renderChat() {
+  const box = document.getElementById("chat");
+  const muted = mutedSeats();
+  box.replaceChildren(...chatLines.filter((line) => !muted.has(line.seat)).map((line) =>
+    el("div", { class: "chat-line", "data-seat": line.seat }, el("strong", { text: line.name + ": " }), el("span", { text: line.text }))));
+  box.scrollTop = box.scrollHeight;
+  renderMutes();
+}
+function renderMutes() {
+  if (!state) return;
+  const muted = mutedSeats();
+  const box = document.getElementById("mutes");
+  box.replaceChildren();
+  state.table.seats.forEach((seat, i) => {
+    if (seat.kind !== "person" || i === state.view.seat) return;
+    box.append(el("button", { type: "button", class: "secondary small-button mute", "data-seat": i, "aria-pressed": muted.has(i) ? "true" : "false",
+      onclick: () => {
+        const now = mutedSeats();
+        if (now.has(i)) now.delete(i); else now.add(i);
+        localStorage.setItem(`rummykit.muted.${tableId}`, JSON.stringify([...now]));
+        renderChat();
+      } }, t(muted.has(i) ? "chat.unmute" : "chat.mute", { name: seat.name })), " ");
+  });
 }
 
 // The clock of the person to move: the seconds the server gave, counted down here.
@@ -918,7 +951,7 @@ function sortHand(bySuit) {
 }
 
 function onKey(event) {
-  if (!state || event.target.tagName === "INPUT") return;
+  if (!state || event.target.tagName === "INPUT") return;  // typing (an action, the chat)
   const key = event.key;
   const click = (id) => document.getElementById(id).click();
   document.body.classList.add("keyboard");
@@ -957,6 +990,12 @@ document.getElementById("btn-sound").addEventListener("click", () => {
 });
 i18nReady.then(renderSound);
 document.getElementById("btn-back").addEventListener("click", () => message({ type: "back" }));
+document.getElementById("chat-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const input = document.getElementById("chat-text");
+  if (input.value.trim()) message({ type: "chat", text: input.value.trim() });
+  input.value = "";
+});
 document.getElementById("btn-watch-link").addEventListener("click", async () => {
   const url = new URL(`/t/${tableId}?watch=1`, window.location.href).href;
   const button = document.getElementById("btn-watch-link");
