@@ -39,9 +39,6 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 
 pytestmark = pytest.mark.timeout(180)
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 BOT_DELAY = "0.05"
 SCREENSHOTS = Path(__file__).parent / "screenshots"
 RANKS = {"A": 1, "J": 11, "Q": 12, "K": 13}
@@ -148,16 +145,6 @@ def own_server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Serve
     yield running
     running.stop()
     running.check_log()
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"no Chromium at {CHROMIUM}")
-    with playwright_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 class Pages:

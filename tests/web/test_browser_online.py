@@ -14,8 +14,8 @@ from . import test_browser
 from ._support import bot, person
 from .test_browser import Pages, Server, ready
 
-# The browser tests' fixtures: a server per database, Chromium, contexts, screenshots.
-browser = test_browser.browser
+# The browser tests' fixtures: a server per database, contexts, screenshots (Chromium is
+# the web tests' conftest's).
 server = test_browser.server
 pages = test_browser.pages
 shot = test_browser.shot
@@ -237,7 +237,7 @@ def test_a_stranger_takes_a_free_seat_from_the_lobby(server: Server, pages: Page
     entry.wait_for()
     assert "watch" in entry.inner_text()
     shot(zoe, "lobby")
-    zoe.fill("#lobby-name", "Zoe")
+    zoe.fill("#player-name", "Zoe")
     entry.locator("button.take").click()
     ready(zoe)
     assert zoe.evaluate("() => [state.view.seat, state.view.names[1]]") == [1, "Zoe"]
@@ -273,3 +273,25 @@ def test_chat_shows_text_as_text_and_a_muted_person_is_not_shown(
     ready(ann)
     ann.wait_for_selector('#mutes button.mute[aria-pressed="true"]')
     assert ann.locator('#chat .chat-line[data-seat="1"]').count() == 0
+
+
+def test_a_code_takes_the_seats_to_another_device(server: Server, pages: Pages) -> None:
+    table = server.table([person("Ann"), person("Bob")], seed=4)
+    laptop = open_seat(pages, server, table["seats"][0]["link"])
+    laptop.goto(server.url + "/")
+    laptop.click("#devices summary")
+    laptop.click("#make-code")
+    laptop.wait_for_function("() => document.getElementById('code').textContent.length === 9")
+    code = laptop.inner_text("#code")
+    phone = pages.new(viewport={"width": 390, "height": 844})
+    phone.goto(server.url + "/")
+    assert phone.locator("#mine.hidden").count() == 1
+    phone.click("#devices summary")
+    phone.fill("#code-in", code)
+    phone.click("#use-code")
+    link = phone.locator("#mine-list a.mine-link").first
+    link.wait_for()
+    assert "this browser now holds" in phone.inner_text("#code-result")
+    link.click()
+    ready(phone)
+    assert phone.evaluate("() => state.view.seat") == 0

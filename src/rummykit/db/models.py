@@ -60,6 +60,8 @@ class SeatRow(Base):
     seat: Mapped[int] = mapped_column(Integer)
     player: Mapped[str] = mapped_column(String(80), index=True)
     """A person's name, or a bot's level."""
+    player_key: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    """The hashed key of the browser that played the seat (web games), or None."""
     kind: Mapped[str] = mapped_column(String(10))
     """``person`` or ``bot``."""
     total: Mapped[int] = mapped_column(Integer)

@@ -36,6 +36,7 @@ from rummykit.rules import OPTION_HELP, PRESET_SOURCES, PRESETS, Rules
 from rummykit.server.hub import (
     SUMMARY_WAIT,
     TIMER_RANGE,
+    TRANSFER_TIME,
     Hub,
     HubError,
     SeatSpec,
@@ -136,6 +137,10 @@ Who = Annotated[TokenIn, Query()]
 
 class KeyIn(BaseModel):
     key: str = Field(pattern=KEY_PATTERN)
+
+
+class CodeIn(BaseModel):
+    code: str = Field(min_length=4, max_length=20)
 
 
 class TakeIn(BaseModel):
@@ -396,6 +401,25 @@ def create_app(
         table = hub.get(table_id)
         await hub.take(table, seat, body.key, body.name)
         return {"id": table.id, "seat": seat, "link": f"/t/{table.id}?seat={seat}"}
+
+    redeeming: dict[str, Bucket] = {}
+
+    @app.post("/api/transfer")
+    async def transfer(body: KeyIn) -> dict[str, Any]:
+        """A one-time code that carries this browser's player key to another device."""
+        return {"code": hub.transfer_code(body.key), "expires_in": int(TRANSFER_TIME)}
+
+    @app.post("/api/transfer/redeem")
+    async def redeem(body: CodeIn, request: Request) -> dict[str, Any]:
+        """The player key a transfer code carries (the code is spent). Ten tries a
+        minute from one place, so codes cannot be guessed."""
+        client = request.client.host if request.client else "?"
+        bucket = redeeming.setdefault(client, Bucket(10, 10 / 60))
+        if len(redeeming) > 10_000:
+            redeeming.clear()
+        if not bucket.take():
+            raise HubError("too many tries: wait a minute", 429, code="rate")
+        return {"key": hub.redeem(body.code)}
 
     @app.post("/api/mine")
     async def my_tables(body: KeyIn) -> dict[str, Any]:

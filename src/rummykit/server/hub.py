@@ -78,6 +78,12 @@ on their turn before the stand-in plays it (seconds; less where the timer is les
 STANDIN = "expert"
 """The computer player that stands in for a person, unless the table chose another."""
 
+TRANSFER_TIME = 600.0
+"""Seconds a code that carries a player's key to another device stays good."""
+
+TRANSFER_ALPHABET = "ABCDEFGHJKMNPQRSTVWXYZ23456789"
+"""The letters of a transfer code (none that reads like another: no I, L, O, U, 0, 1)."""
+
 CHAT_LENGTH = 300
 """The longest chat message, in characters."""
 
@@ -125,7 +131,8 @@ class HubError(ValueError):
     ``"rate"``; for seats: ``"seat-claimed"``, ``"seat-link"``, ``"not-creator"``,
     ``"no-link"``, ``"seat-in-use"``, ``"bad-key"``, ``"not-listed"``; and
     ``"spectator"`` for a spectator who tries to act; ``"chat-empty"``, ``"chat-long"``,
-    ``"chat-text"`` for a chat message) and its ``params``, so that a page
+    ``"chat-text"`` for a chat message; ``"bad-code"`` for a transfer code) and its
+    ``params``, so that a page
     can say it in its own language; other refusals have no code."""
 
     def __init__(self, message: str, status: int = 400, *, code: str | None = None,
@@ -265,6 +272,9 @@ class Hub:
         """Seconds the master thinks over each decision where its level names none, and
         the most a seat may ask for."""
         self.tables: dict[str, Table] = {}
+        self.transfers: dict[str, tuple[str, float]] = {}
+        """One-time codes that carry a player's key to another device: code -> (key,
+        when it stops being good, monotonic time)."""
         self.broken: set[str] = set()
         """Tables found broken: refused at once, never rebuilt again."""
         # One writer thread: writes stay in order and never contend for the database.
@@ -718,6 +728,28 @@ class Hub:
             row.name = name
             session.commit()
 
+    def transfer_code(self, key: str) -> str:
+        """A one-time code for ``key``, good for TRANSFER_TIME seconds: another device
+        that brings it gets the key (:meth:`redeem`), and with it this player's seats and
+        results. A new code replaces the player's earlier one."""
+        now = time.monotonic()
+        for code, (held, until) in list(self.transfers.items()):
+            if held == key or until < now:
+                del self.transfers[code]
+        code = "".join(secrets.choice(TRANSFER_ALPHABET) for _ in range(8))
+        self.transfers[code] = (key, now + TRANSFER_TIME)
+        return f"{code[:4]}-{code[4:]}"
+
+    def redeem(self, code: str) -> str:
+        """The key a transfer code carries; the code is spent (404 if it is unknown,
+        used or too old)."""
+        wanted = "".join(ch for ch in code.upper() if ch.isalnum())
+        held = self.transfers.pop(wanted, None)
+        if held is None or held[1] < time.monotonic():
+            raise HubError("this code is unknown, used already or too old: make a new one",
+                           404, code="bad-code")
+        return held[0]
+
     def tables_of(self, key: str, limit: int) -> list[dict[str, Any]]:
         """The tables where the browser with ``key`` claimed a seat, newest first: each
         with its rules, status, the seat, every seat's name, and whether it is that
@@ -997,8 +1029,12 @@ class Hub:
         levels = table.levels
         players = [parse_bot(level)[0] if table.kinds[s] == "bot" and level else table.names[s]
                    for s, level in enumerate(levels)]
+        # A person's results belong to the key of the browser that claimed the seat.
+        keys = [table.key_hashes[s] if table.kinds[s] == "person" else None
+                for s in range(table.players)]
         game_id = store.add_match(table.match, table.kinds, names=players, source="web",
-                                  record=records.dumps(records.from_match(table.match)))
+                                  record=records.dumps(records.from_match(table.match)),
+                                  keys=keys)
         with Session(self.engine) as session:
             row = session.get(TableRow, table.id)
             assert row is not None

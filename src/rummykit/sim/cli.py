@@ -265,7 +265,8 @@ def _stats(args: argparse.Namespace) -> int:
         table.add_column(col, justify="left" if col in ("player", "preset") else "right")
     for line in lines:
         table.add_row(
-            escape(shown_name(line.player)) + (" (bot)" if line.kind == "bot" else ""),
+            escape(shown_name(line.player)) + (" (bot)" if line.kind == "bot" else "")
+            + (f" #{line.player_id}" if line.player_id else ""),
             escape(line.preset),
             str(line.players), str(line.matches), str(line.matches_won), f"{line.win_pct:.1f}",
             f"{line.deals_won}/{line.deals}", f"{line.points_per_deal:.2f}", str(line.rummies),

@@ -8,6 +8,7 @@ per preset and per player count.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -23,7 +24,13 @@ from rummykit.engine.deal import DealResult
 from rummykit.engine.match import Match
 from rummykit.rules import Rules
 
-__all__ = ["StatLine", "Store"]
+__all__ = ["StatLine", "Store", "player_id"]
+
+
+def player_id(key_hash: str) -> str:
+    """The public mark of a player's key: eight hex digits that tell two players of the
+    same name apart and say nothing of the key (a hash of its stored hash)."""
+    return hashlib.sha256(f"rummykit/player/{key_hash}".encode()).hexdigest()[:8]
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,10 +49,14 @@ class StatLine:
     points_per_deal: float
     rummies: int
     best_score: int | None
+    player_id: str | None = None
+    """For results of a player's key (web games from a browser that claimed its seat):
+    :func:`player_id`; such results are never counted with another key's or a name's."""
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "player": self.player, "kind": self.kind, "preset": self.preset,
+            "player": self.player, "player_id": self.player_id, "kind": self.kind,
+            "preset": self.preset,
             "players": self.players, "matches": self.matches, "matches_won": self.matches_won,
             "win_pct": self.win_pct, "deals": self.deals, "deals_won": self.deals_won,
             "points_per_deal": self.points_per_deal, "rummies": self.rummies,
@@ -70,11 +81,12 @@ class Store:
         self, *, rules: Rules, names: Sequence[str], kinds: Sequence[str],
         results: Sequence[DealResult], totals: Sequence[int], winner: int | None,
         finished: bool, unit: str = "match", source: str = "play", record: str | None = None,
-        played: Sequence[int] | None = None,
+        played: Sequence[int] | None = None, keys: Sequence[str | None] | None = None,
     ) -> int:
         """Store one game and return its id.
 
-        ``played`` counts the deals each seat took part in (all of them by default)."""
+        ``played`` counts the deals each seat took part in (all of them by default);
+        ``keys`` holds each seat's player key, hashed (None where there is none)."""
         if len(names) != len(kinds) or len(names) != len(totals):
             raise ValueError("one name, kind and total per seat")
         for name in names:
@@ -89,6 +101,7 @@ class Store:
         for seat, (name, kind) in enumerate(zip(names, kinds, strict=True)):
             game.seats.append(SeatRow(
                 seat=seat, player=name, kind=kind, total=totals[seat],
+                player_key=None if keys is None else keys[seat],
                 won=finished and winner == seat,
                 deals_won=sum(1 for r in results if r.winner == seat),
                 deals_played=len(results) if played is None else played[seat],
@@ -103,6 +116,7 @@ class Store:
     def add_match(
         self, match: Match, kinds: Sequence[str], *, names: Sequence[str] | None = None,
         source: str = "play", record: str | None = None,
+        keys: Sequence[str | None] | None = None,
     ) -> int:
         """Store a match (``names`` default to the match's: a bot's level goes here)."""
         results = [d.result for d in match.finished if d.result is not None]
@@ -111,7 +125,7 @@ class Store:
         return self.add_game(
             rules=match.rules, names=list(names or match.names), kinds=kinds, results=results,
             totals=match.totals, winner=match.winner, finished=match.is_over, source=source,
-            record=record, played=played,
+            record=record, played=played, keys=keys,
         )
 
     # -- reading -------------------------------------------------------------------
@@ -123,7 +137,7 @@ class Store:
         is_match = game.unit == "match"
         query = (
             select(
-                seat.player, seat.kind, game.preset, game.players,
+                seat.player, seat.player_key, seat.kind, game.preset, game.players,
                 func.sum(func.cast(is_match, Integer)),
                 func.sum(func.cast(is_match & seat.won, Integer)),
                 func.sum(seat.deals_played), func.sum(seat.deals_won),
@@ -134,8 +148,8 @@ class Store:
                               else_=None)),
             )
             .join(game, seat.game_id == game.id)
-            .group_by(seat.player, seat.kind, game.preset, game.players)
-            .order_by(game.preset, game.players, seat.player)
+            .group_by(seat.player, seat.player_key, seat.kind, game.preset, game.players)
+            .order_by(game.preset, game.players, seat.player, seat.player_key)
         )
         if preset is not None:
             query = query.where(game.preset == preset)
@@ -146,8 +160,8 @@ class Store:
         out = []
         with Session(self.engine) as session:
             for row in session.execute(query):
-                (name, kind, preset_name, count, matches, won, deals, deals_won, points,
-                 rummies, highest, lowest) = row
+                (name, key, kind, preset_name, count, matches, won, deals, deals_won,
+                 points, rummies, highest, lowest) = row
                 # Totals count against the player in penalty scoring: the lowest is best.
                 best = highest if highest is not None else lowest
                 matches, won, deals = int(matches or 0), int(won or 0), int(deals or 0)
@@ -158,6 +172,7 @@ class Store:
                     deals=deals, deals_won=int(deals_won or 0),
                     points_per_deal=int(points or 0) / deals if deals else 0.0,
                     rummies=int(rummies or 0), best_score=None if best is None else int(best),
+                    player_id=None if key is None else player_id(key),
                 ))
         return out
 

@@ -91,7 +91,8 @@ function addSeat() {
   const n = rows.children.length;
   if (n >= 6) return;
   const names = t("index.names").split(",");
-  rows.append(seatRow(n, n === 0 ? "person" : "bot", names[n], BOTS.includes("expert") ? "expert" : BOTS[0]));
+  const mine = n === 0 ? localStorage.getItem("rummykit.name") : null;
+  rows.append(seatRow(n, n === 0 ? "person" : "bot", mine || names[n], BOTS.includes("expert") ? "expert" : BOTS[0]));
 }
 
 function seatLevel(row) {
@@ -174,8 +175,7 @@ async function showLobby() {
 async function takeSeat(tableId, seat) {
   const box = document.getElementById("lobby-error");
   box.classList.add("hidden");
-  const name = document.getElementById("lobby-name").value.trim();
-  if (name) localStorage.setItem("rummykit.name", name);
+  const name = document.getElementById("player-name").value.trim();
   try {
     const answer = await api(`/api/tables/${tableId}/seats/${seat}/take`, {
       method: "POST", headers: { "Content-Type": "application/json" },
@@ -184,10 +184,45 @@ async function takeSeat(tableId, seat) {
   } catch (err) { box.textContent = err.message; box.classList.remove("hidden"); showLobby(); }
 }
 
+// Carrying this browser's key (its seats and results) to another device: a one-time code.
+async function makeCode() {
+  try {
+    const answer = await api("/api/transfer", { method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ key: browserKey() }) });
+    document.getElementById("code").textContent = answer.code;
+  } catch (err) { codeResult(err.message, true); }
+}
+
+async function useCode() {
+  const code = document.getElementById("code-in").value.trim();
+  if (!code) return;
+  try {
+    const answer = await api("/api/transfer/redeem", { method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ code }) });
+    localStorage.setItem("rummykit.key", answer.key);
+    codeResult(t("player.code_used"), false);
+    showMine();
+  } catch (err) { codeResult(err.message, true); }
+}
+
+function codeResult(text, bad) {
+  const box = document.getElementById("code-result");
+  box.textContent = text;
+  box.className = bad ? "error" : "muted";
+}
+
 async function init() {
   showMine();
   showLobby();
-  document.getElementById("lobby-name").value = localStorage.getItem("rummykit.name") || "";
+  const nameBox = document.getElementById("player-name");
+  nameBox.value = localStorage.getItem("rummykit.name") || "";
+  nameBox.addEventListener("change", () => {
+    localStorage.setItem("rummykit.name", nameBox.value.trim());
+    const first = document.querySelector("#seats .seat-row [name=name]");
+    if (first && nameBox.value.trim()) first.value = nameBox.value.trim();
+  });
+  document.getElementById("make-code").addEventListener("click", makeCode);
+  document.getElementById("use-code").addEventListener("click", useCode);
   const data = await api("/api/presets");
   PRESETS = data.presets; BOTS = data.bots; THINK = data.think;
   const select = document.getElementById("preset");

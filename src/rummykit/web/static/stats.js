@@ -19,7 +19,9 @@ async function load(offset = 0) {
   if (!data.stats.length && !offset) body.append(el("tr", {}, el("td", { colspan: 10, text: t("stats.none") })));
   for (const s of data.stats) {
     body.append(el("tr", {},
-      el("td", { text: s.kind === "bot" ? t("stats.bot", { name: levelName(s.player) }) : s.player }), el("td", { text: s.preset }),
+      el("td", { text: s.kind === "bot" ? t("stats.bot", { name: levelName(s.player) }) : s.player },
+        s.player_id ? el("span", { class: "muted player-id", title: t("stats.player_id"), text: ` #${s.player_id}` }) : null),
+      el("td", { text: s.preset }),
       el("td", { text: s.players }), el("td", { text: s.matches }), el("td", { text: s.matches_won }),
       el("td", { text: s.win_pct.toFixed(1) }), el("td", { text: `${s.deals_won}/${s.deals}` }),
       el("td", { text: s.points_per_deal.toFixed(2) }), el("td", { text: s.rummies }),
