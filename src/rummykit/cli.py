@@ -71,8 +71,10 @@ def _parser() -> argparse.ArgumentParser:
     add_commands(sub)
 
     serve = sub.add_parser("serve", help="start the web app")
-    serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to serve on (default 127.0.0.1: this machine only; "
+                       "0.0.0.0: every address)")
+    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     serve.add_argument("--db", help="database URL (default: DATABASE_URL or "
                        "sqlite:///var/rummykit.db)")
     serve.add_argument("--bot-delay", type=float, default=0.6,

@@ -703,3 +703,36 @@ def test_a_replay_upload_with_too_many_steps_is_refused(db_url: str,
         assert f"that record has {steps} steps" in answer.json()["error"]
         monkeypatch.setattr(app_module, "MAX_FRAMES", steps)
         assert client.post("/api/replay", content=text).status_code == 200
+
+
+# -- every route limited; finished tables leave memory ---------------------------------
+
+
+def test_every_http_route_is_rate_limited_per_client(db_url: str) -> None:
+    from fastapi.testclient import TestClient
+
+    from rummykit.server.app import create_app
+
+    with TestClient(create_app(db_url, requests_per_client=(1.0, 5.0))) as client:
+        answers = [client.get(path).status_code
+                   for path in ("/api/presets", "/", "/static/table.js", "/api/lobby",
+                                "/api/stats", "/api/presets", "/rules")]
+        assert answers[:5] == [200] * 5
+        assert answers[5:] == [429, 429]
+        refused = client.get("/api/presets")
+        assert refused.json()["code"] == "rate" and refused.headers["retry-after"] == "1"
+        # The refusal carries the security headers like any answer.
+        assert "content-security-policy" in refused.headers
+
+
+def test_a_finished_table_leaves_memory_and_comes_back_on_demand(db_url: str) -> None:
+    with app_client(db_url) as client:
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        table_id, tokens, last = play_to_the_end(client, 25)
+        assert table_id not in hub.tables  # nobody is connected to it any more
+        state = client.get(f"/api/tables/{table_id}", params={"token": tokens[0]})
+        assert state.status_code == 200 and state.json()["view"] == last[0]["view"]
+        assert table_id not in hub.tables
+        record = client.get(f"/api/tables/{table_id}/record", params={"token": tokens[1]})
+        assert record.status_code == 200
+        assert table_id not in hub.tables

@@ -59,6 +59,11 @@ KICKED = {
 }
 """Why a connection was closed for another (the ``closed`` message's ``reason``)."""
 
+REQUEST_RATE = 50.0
+REQUEST_BURST = 200.0
+"""HTTP requests one client address may make: fifty a second, two hundred at once (a
+page asks for a dozen files as it loads)."""
+
 CHAT_RATE = 1.0
 CHAT_BURST = 5.0
 """Chat messages a connection may send: one a second, five at once."""
@@ -230,6 +235,7 @@ def create_app(
     database_url: str | None = None, *, bot_delay: float = 0.6, allow_seed: bool = False,
     think: float = 1.0, summary_wait: float = SUMMARY_WAIT, api_docs: bool = False,
     tables_per_client: int = TABLES_PER_CLIENT, timer_unit: float = 1.0,
+    requests_per_client: tuple[float, float] = (REQUEST_RATE, REQUEST_BURST),
 ) -> FastAPI:
     """The app on the database at ``database_url`` (DATABASE_URL or ./var by default).
 
@@ -239,7 +245,8 @@ def create_app(
     people at the table to close its summary; ``api_docs`` serves the OpenAPI pages
     (/docs, /openapi.json), off by default; ``tables_per_client`` how many tables one
     client address may open in ten minutes; ``timer_unit`` the real seconds in a second
-    of a turn timer (below 1 for tests and demonstrations only)."""
+    of a turn timer (below 1 for tests and demonstrations only); ``requests_per_client``
+    the HTTP requests one client address may make, a second and at once."""
     engine = connect(database_url)
     hub = Hub(engine, bot_delay=bot_delay, think=think, summary_wait=summary_wait,
               timer_unit=timer_unit)
@@ -262,6 +269,24 @@ def create_app(
                        else MAX_BODY)
     openings: dict[str, Bucket] = {}
 
+    asking: dict[str, Bucket] = {}
+    rate, burst = requests_per_client
+
+    @app.middleware("http")
+    async def request_limit(request: Request, call_next: Any) -> Response:
+        # Every HTTP route: a client that asks faster than a person could is told to wait.
+        client = request.client.host if request.client else "?"
+        bucket = asking.get(client)
+        if bucket is None:
+            if len(asking) > 10 * MAX_OPEN_TABLES:
+                asking.clear()  # forget old clients rather than grow without end
+            bucket = asking[client] = Bucket(burst, rate)
+        if not bucket.take():
+            return JSONResponse({"error": "too many requests: slow down", "code": "rate"},
+                                status_code=429, headers={"Retry-After": "1"})
+        response: Response = await call_next(request)
+        return response
+
     @app.middleware("http")
     async def security_headers(request: Request, call_next: Any) -> Response:
         response: Response = await call_next(request)
@@ -280,7 +305,7 @@ def create_app(
     @app.get("/t/{table_id}", include_in_schema=False)
     async def table_page(table_id: str) -> Response:
         try:
-            hub.get(table_id)
+            await hub.fetch(table_id)
         except HubError as err:
             # A broken table gets its answer here; a bad link is told by the page itself.
             if err.status == 410:
@@ -369,12 +394,14 @@ def create_app(
 
     @app.get("/api/tables/{table_id}")
     async def table_state(table_id: str, who: Who) -> dict[str, Any]:
-        table = hub.get(table_id)
-        return hub.state_for(table, seat_or_403(table, who))
+        table = await hub.fetch(table_id)
+        state = hub.state_for(table, seat_or_403(table, who))
+        hub.forget(table)  # a finished table nobody plays at goes back to the database
+        return state
 
     @app.post("/api/tables/{table_id}/rematch")
     async def rematch(table_id: str, body: TokenIn) -> dict[str, Any]:
-        table = hub.get(table_id)
+        table = await hub.fetch(table_id)
         seat = seat_or_403(table, body)
         new_id = await hub.rematch(table, seat)
         # The seat's token and its browser's claim carry over to the rematch (kept hashed).
@@ -386,7 +413,7 @@ def create_app(
     async def new_link(table_id: str, seat: int, body: KeyIn) -> dict[str, Any]:
         """A new link for a seat whose person is not at the table (the old one no longer
         opens it), asked by the browser that made the table."""
-        table = hub.get(table_id)
+        table = await hub.fetch(table_id)
         return {"seat": seat, "link": await hub.new_link(table, seat, body.key)}
 
     @app.get("/api/lobby")
@@ -398,7 +425,7 @@ def create_app(
     @app.post("/api/tables/{table_id}/seats/{seat}/take")
     async def take_seat(table_id: str, seat: int, body: TakeIn) -> dict[str, Any]:
         """Take a free seat of a table listed in the lobby: it becomes this browser's."""
-        table = hub.get(table_id)
+        table = await hub.fetch(table_id)
         await hub.take(table, seat, body.key, body.name)
         return {"id": table.id, "seat": seat, "link": f"/t/{table.id}?seat={seat}"}
 
@@ -429,20 +456,22 @@ def create_app(
 
     @app.get("/api/tables/{table_id}/record")
     async def table_record(table_id: str, who: Who) -> Response:
-        table = hub.get(table_id)
+        table = await hub.fetch(table_id)
         seat_or_403(table, who)
         if table.status != "finished":
             raise HubError("the record can be had once the match is over", 409)
         text = records.dumps(records.from_match(table.match))
+        hub.forget(table)
         return Response(text, media_type="application/json", headers={
             "Content-Disposition": f'attachment; filename="rummykit-{table.id}.json"'})
 
     @app.get("/api/tables/{table_id}/frames")
     async def table_frames(table_id: str, who: Who) -> dict[str, Any]:
-        table = hub.get(table_id)
+        table = await hub.fetch(table_id)
         seat_or_403(table, who)
         if table.status != "finished":
             raise HubError("the replay can be watched once the match is over", 409)
+        hub.forget(table)
         return await asyncio.to_thread(frames, records.from_match(table.match))
 
     @app.post("/api/replay")
@@ -499,7 +528,7 @@ def create_app(
             return
         if watch is not None:
             try:
-                watched = hub.get(table_id)
+                watched = await hub.fetch(table_id)
             except HubError as err:
                 await refuse(str(err), 4000 + err.status, err.details())
                 return
@@ -514,7 +543,7 @@ def create_app(
                          {"code": "bad-key"})
             return
         try:
-            table = hub.get(table_id)
+            table = await hub.fetch(table_id)
             number = int(seat) if seat is not None and seat.isdigit() and len(seat) < 3 \
                 else None
             place = hub.seat_for(table, token=token, seat=number, key=key)
@@ -588,6 +617,7 @@ def create_app(
             await outbox.close()
             if not ended and not table.connected(place):
                 await hub.send_presence(table)
+            hub.forget(table)
 
     async def spectate(socket: WebSocket, table: Table) -> None:
         """A spectator's connection: the public view, live; any message but ping and
@@ -631,6 +661,7 @@ def create_app(
             table.watchers.discard(send)
             await outbox.close()
             await hub.send_presence(table)
+            hub.forget(table)
 
     hinting: set[asyncio.Task[None]] = set()
 

@@ -277,6 +277,7 @@ class Hub:
         when it stops being good, monotonic time)."""
         self.broken: set[str] = set()
         """Tables found broken: refused at once, never rebuilt again."""
+        self._loading: dict[str, asyncio.Lock] = {}
         # One writer thread: writes stay in order and never contend for the database.
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rummykit-db")
 
@@ -405,6 +406,28 @@ class Hub:
             raise HubError(BROKEN_MESSAGE, 410)
         self.tables[table_id] = rebuilt
         return rebuilt
+
+    async def fetch(self, table_id: str) -> Table:
+        """:meth:`get` from the event loop: a table not in memory is read and replayed in
+        a worker thread, so the other tables go on meanwhile (two requests for the same
+        table get the same one)."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        lock = self._loading.setdefault(table_id, asyncio.Lock())
+        try:
+            async with lock:
+                return await asyncio.to_thread(self.get, table_id)
+        finally:
+            if not lock.locked():
+                self._loading.pop(table_id, None)
+
+    def forget(self, table: Table) -> None:
+        """A finished table nobody is connected to leaves memory (it is read again from
+        the database if anyone asks for it)."""
+        if (table.status == "finished" and not any(table.sockets.values())
+                and not table.watchers and self.tables.get(table.id) is table):
+            del self.tables[table.id]
 
     # -- creating, joining ---------------------------------------------------------
 
