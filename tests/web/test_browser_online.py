@@ -295,3 +295,22 @@ def test_a_code_takes_the_seats_to_another_device(server: Server, pages: Pages) 
     link.click()
     ready(phone)
     assert phone.evaluate("() => state.view.seat") == 0
+
+
+def test_when_someone_leaves_the_others_may_end_the_match(server: Server, pages: Pages,
+                                                          shot: Any) -> None:
+    table = server.table([person("Ann"), person("Bob")], seed=4)
+    ann = open_seat(pages, server, table["seats"][0]["link"])
+    bob = open_seat(pages, server, table["seats"][1]["link"])
+    bob.wait_for_function("() => state.table.status === 'playing'")
+    bob.once("dialog", lambda dialog: dialog.accept())
+    bob.click("#btn-away")
+    ann.wait_for_selector("#left-box:not(.hidden)")
+    assert "Bob left the match" in ann.inner_text("#left-text")
+    assert bob.locator("#left-box.hidden").count() == 1
+    shot(ann, "someone-left")
+    ann.click("#btn-end-match")
+    ann.wait_for_selector("dialog#summary[open]")
+    assert "The match ended: Bob left." in ann.inner_text("#summary-body")
+    assert "nobody won it" in ann.inner_text("#summary-body")
+    bob.wait_for_function("() => state.table.ended_by === 1")

@@ -205,3 +205,80 @@ def test_bad_timer_options_are_refused(client: TestClient, body: dict[str, Any],
                                        status: int) -> None:
     response = client.post("/api/tables", json={"rules": "classic", "seats": TWO, **body})
     assert response.status_code == status, response.text
+
+
+# -- leaving: the others choose between the stand-in and ending the match -------------
+
+
+def three_people(client: TestClient) -> tuple[str, list[str]]:
+    response = client.post("/api/tables", json={
+        "rules": "classic", "seed": 8, "standin": "random",
+        "seats": [person("Ann"), person("Bob"), person("Cid")]})
+    assert response.status_code == 200, response.text
+    return response.json()["id"], [s["link"].split("token=", 1)[1]
+                                   for s in response.json()["seats"]]
+
+
+def test_the_others_end_the_match_when_someone_leaves(db_url: str,
+                                                      actions_db: ActionLog) -> None:
+    with fast_app(db_url, bot_delay=0.5) as client:
+        table_id, tokens = three_people(client)
+        with socket(client, table_id, tokens[0]) as a, socket(client, table_id, tokens[1]) as b, \
+                socket(client, table_id, tokens[2]) as c:
+            conns = {0: Conn(a, 0), 1: Conn(b, 1), 2: Conn(c, 2)}
+            until(conns[2], lambda m: m["table"]["status"] == "playing")
+            conns[1].send({"type": "vote", "end": True})  # nobody has left yet
+            assert next_error(conns[1]) == "nobody has left: there is nothing to decide"
+            conns[0].send({"type": "away"})
+            asked = until(conns[1], lambda m: m["table"]["left"] == [0])
+            assert asked["table"]["seats"][0]["standin"]
+            conns[0].send({"type": "vote", "end": True})  # the one who left does not decide
+            assert "the others decide" in next_error(conns[0])
+            conns[2].send({"type": "vote", "end": True})  # half of the others: it ends
+            ended = until(conns[1], lambda m: m["table"]["status"] == "finished")
+            assert ended["table"]["ended_by"] == 0 and ended["table"]["left"] == []
+            assert not ended["view"]["match_over"]
+            seq = ended["table"]["seq"]
+            conns[1].act("draw stock")
+            assert "the match is over" in next_error(conns[1])
+        assert len(actions_db.rows(table_id)) == seq
+        record = client.get(f"/api/tables/{table_id}/record", params={"token": tokens[1]})
+        assert record.status_code == 200 and record.json()["players"] == ["Ann", "Bob", "Cid"]
+        lines = client.get("/api/stats", params={"preset": "classic", "players": 3}).json()
+        people = [line for line in lines["stats"] if line["kind"] == "person"]
+        assert len(people) == 3
+        assert all(line["matches"] == 1 and line["matches_won"] == 0 for line in people)
+
+
+def next_error(conn: Conn) -> str:
+    for _ in range(50):
+        message = conn.recv()
+        if message["type"] == "error":
+            text: str = message["message"]
+            return text
+    raise AssertionError("no error came")
+
+
+def test_the_others_keep_playing_with_the_standin_or_the_person_comes_back(
+        db_url: str) -> None:
+    with fast_app(db_url, bot_delay=0.5) as client:
+        table_id, tokens = three_people(client)
+        with socket(client, table_id, tokens[0]) as a, socket(client, table_id, tokens[1]) as b, \
+                socket(client, table_id, tokens[2]) as c:
+            conns = {0: Conn(a, 0), 1: Conn(b, 1), 2: Conn(c, 2)}
+            until(conns[2], lambda m: m["table"]["status"] == "playing")
+            conns[2].send({"type": "away"})
+            until(conns[0], lambda m: m["table"]["left"] == [2])
+            conns[0].send({"type": "vote", "end": False})
+            voted = until(conns[1], lambda m: m["table"]["votes"] == {"0": False})
+            assert voted["table"]["left"] == [2]  # Bob has not chosen yet
+            conns[1].send({"type": "vote", "end": False})
+            kept = until(conns[1], lambda m: m["table"]["left"] == [])
+            assert kept["table"]["status"] == "playing" and kept["table"]["seats"][2]["standin"]
+            # Bob leaves too; then comes back before anyone chooses: nothing to decide.
+            conns[1].send({"type": "away"})
+            until(conns[0], lambda m: m["table"]["left"] == [1])
+            conns[1].send({"type": "back"})
+            back = until(conns[0], lambda m: m["table"]["left"] == [])
+            assert not back["table"]["seats"][1]["standin"]
+            assert back["table"]["status"] == "playing"

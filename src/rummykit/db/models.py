@@ -104,6 +104,8 @@ class TableRow(Base):
     """Seconds a person has for a turn before a computer player plays it; None: no timer."""
     standin: Mapped[str | None] = mapped_column(String(20), nullable=True)
     """The level of the computer player that plays for a person who is away."""
+    ended_by: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The seat whose person left, when the others chose to end the match then."""
     seats: Mapped[list[TableSeatRow]] = relationship(
         back_populates="table", cascade="all", order_by="TableSeatRow.seat")
     actions: Mapped[list[ActionRow]] = relationship(

@@ -713,7 +713,16 @@ def create_app(
             await hub.seen(table, seat)
             return None
         if kind == "away":
-            await hub.hand_over(table, seat)
+            try:
+                await hub.hand_over(table, seat)
+            except HubError as err:
+                return err
+            return None
+        if kind == "vote":
+            try:
+                await hub.vote(table, seat, message.get("end") is True)
+            except HubError as err:
+                return err
             return None
         if kind == "chat":
             if not chats.take():
@@ -740,7 +749,7 @@ def create_app(
             return None
         if kind != "action":
             return (f"unknown message type {kind!r}: action, hint, why, undo, seen, away, "
-                    "back, chat, sync or ping")
+                    "back, vote, chat, sync or ping")
         if "seat" in message and message["seat"] != seat:
             return "you can only play for your own seat"
         text = message.get("action")

@@ -131,8 +131,8 @@ class HubError(ValueError):
     ``"rate"``; for seats: ``"seat-claimed"``, ``"seat-link"``, ``"not-creator"``,
     ``"no-link"``, ``"seat-in-use"``, ``"bad-key"``, ``"not-listed"``; and
     ``"spectator"`` for a spectator who tries to act; ``"chat-empty"``, ``"chat-long"``,
-    ``"chat-text"`` for a chat message; ``"bad-code"`` for a transfer code) and its
-    ``params``, so that a page
+    ``"chat-text"`` for a chat message; ``"bad-code"`` for a transfer code; ``"no-vote"``
+    for a choice after someone left, ``"not-in-play"``) and its ``params``, so that a page
     can say it in its own language; other refusals have no code."""
 
     def __init__(self, message: str, status: int = 400, *, code: str | None = None,
@@ -200,6 +200,13 @@ class Table:
     timer_task: asyncio.Task[None] | None = None
     created: float = field(default_factory=time.time)
     """When the table was made or rebuilt here (orders the lobby)."""
+    left: list[int] = field(default_factory=list)
+    """The people who left (handed their seat over), in order, while the others have
+    not decided between the stand-in and ending the match."""
+    votes: dict[int, bool] = field(default_factory=dict)
+    """The others' choices about the last to leave: True to end the match."""
+    ended_by: int | None = None
+    """The seat whose leaving ended the match (the others chose so), if it ended so."""
     chat: list[dict[str, Any]] = field(default_factory=list)
     """The last CHAT_KEPT chat messages (seat, name, text, time), oldest first."""
     gone_at: dict[int, float] = field(default_factory=dict)
@@ -307,6 +314,7 @@ class Hub:
             status=row.status, match=match, previous=row.previous, next_table=row.next_table,
             key_hashes=[s.key_hash for s in seats], creator_hash=row.creator_hash,
             turn_timer=row.turn_timer, standin=row.standin or STANDIN, listed=row.public,
+            ended_by=row.ended_by,
             standing=[s.away for s in seats], away=[s.away for s in seats],
         )
         for action in sorted(row.actions, key=lambda a: a.seq):
@@ -829,10 +837,49 @@ class Hub:
         if table.kinds[seat] != "person":
             raise HubError("only a person's seat can be handed over", code="no-link")
         async with table.lock:
+            if table.status != "playing" or table.match.is_over:
+                raise HubError("only a match in play can be left", code="not-in-play")
             await self._set_standing(table, seat, True, away=True)
+            if self._others(table, seat) and seat not in table.left:
+                # The others choose: the stand-in goes on, or the match ends.
+                table.left.append(seat)
+                table.votes = {}
             self._arm_timer(table)
         await self.broadcast(table)
         self._schedule_bot(table)
+
+    @staticmethod
+    def _others(table: Table, seat: int) -> list[int]:
+        """The people at the table but ``seat`` who have not left it."""
+        return [s for s in range(table.players) if s != seat
+                and table.kinds[s] == "person" and not table.away[s]]
+
+    async def vote(self, table: Table, seat: int, end: bool) -> None:
+        """``seat``'s choice after someone left: keep playing with the stand-in, or end
+        the match. Once at least half of the others choose to end it, it ends there (its
+        result says who left); if they all choose to keep playing, the question is
+        closed."""
+        async with table.lock:
+            if not table.left or table.status != "playing":
+                raise HubError("nobody has left: there is nothing to decide",
+                               code="no-vote")
+            leaver = table.left[-1]
+            others = self._others(table, leaver)
+            if seat not in others:
+                raise HubError("the others decide, not the one who left", code="no-vote")
+            table.votes[seat] = end
+            ending = sum(1 for s in others if table.votes.get(s))
+            if 2 * ending >= len(others):
+                table.status = "finished"
+                table.ended_by = leaver
+                table.left = []
+                table.votes = {}
+                await self._write(self._save_finish, table)
+                self._arm_timer(table)
+            elif all(s in table.votes for s in others):
+                table.left.pop()
+                table.votes = {}
+        await self.broadcast(table)
 
     async def back(self, table: Table, seat: int) -> None:
         """``seat``'s person takes the seat back from the stand-in (with a whole turn's
@@ -842,6 +889,9 @@ class Hub:
                 await self._set_standing(table, seat, False)
                 table.timed = None
                 self._arm_timer(table)
+            if seat in table.left:
+                table.left.remove(seat)
+                table.votes = {}
         await self.broadcast(table)
 
     async def _set_standing(self, table: Table, seat: int, standing: bool, *,
@@ -915,6 +965,9 @@ class Hub:
             if table.standing[seat]:
                 # A person who plays their own turn is back from being away.
                 await self._set_standing(table, seat, False)
+                if seat in table.left:
+                    table.left.remove(seat)
+                    table.votes = {}
             await self._commit(table, seat, action)
         await self.broadcast(table)
         self._schedule_bot(table)
@@ -1034,7 +1087,8 @@ class Hub:
         table.reading.discard(seat)  # a person who plays has seen what came before
         if table.match.deal_number != deal and not table.match.is_over:
             # A deal ended: the people read its summary before the bots go on.
-            table.reading = {s for s in range(table.players) if table.kinds[s] == "person"}
+            table.reading = {s for s in range(table.players)
+                             if table.kinds[s] == "person" and not table.standing[s]}
             table.read.clear()
         table.last = [f"{table.names[seat]}: {action}"]
         if table.match.is_over:
@@ -1063,6 +1117,7 @@ class Hub:
             assert row is not None
             row.status = "finished"
             row.game_id = game_id
+            row.ended_by = table.ended_by
             session.commit()
 
     @staticmethod
@@ -1176,6 +1231,9 @@ class Hub:
                 "watchers": len(table.watchers),
                 "target": table.match.target,
                 "melded": self._melded(table),
+                "left": table.left,
+                "votes": {str(s): end for s, end in table.votes.items()},
+                "ended_by": table.ended_by,
                 "timer": table.turn_timer,
                 "standin": table.standin,
                 "time_left": self._time_left(table),

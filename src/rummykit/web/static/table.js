@@ -293,6 +293,7 @@ function statusText() {
   if (v.match_over) {
     return v.match_winner === null ? t("status.over_tie") : t("status.over", { name: nameOf(v.match_winner) });
   }
+  if (tb.ended_by !== null && tb.ended_by !== undefined) return t("status.ended_left", { name: nameOf(tb.ended_by) });
   if (v.to_move === v.seat) {
     if (v.must_use) return t("status.must_use", { card: cardText(v.must_use) });
     return v.phase === "draw" ? t("status.draw") : t("status.play");
@@ -457,8 +458,21 @@ function tick() {
 }
 setInterval(tick, 500);
 
+// Someone left: the others choose between the computer in that seat and ending the match.
+function renderLeft() {
+  const tb = state.table, box = document.getElementById("left-box");
+  const leaver = tb.left && tb.left.length ? tb.left[tb.left.length - 1] : null;
+  const me = state.view.seat;
+  if (watching || leaver === null || leaver === me || tb.status !== "playing" || tb.seats[me].away) { box.classList.add("hidden"); return; }
+  const mine = (tb.votes || {})[String(me)];
+  document.getElementById("left-text").textContent = t("left.ask", { name: nameOf(leaver), level: levelName(tb.standin) }) +
+    (mine === undefined ? "" : " " + t(mine ? "left.chose_end" : "left.chose_keep"));
+  box.classList.remove("hidden");
+}
+
 // The stand-in: this person can hand their seat over and leave, and take it back.
 function renderAway() {
+  renderLeft();
   if (watching) return;
   const me = state.table.seats[state.view.seat];
   const playing = state.table.status === "playing" && !state.view.match_over;
@@ -818,11 +832,13 @@ function summaries() {
   const names = tb.seats.map((s) => s.name);
   const body = document.getElementById("summary-body");
   const dialog = document.getElementById("summary");
-  if (v.match_over && !shownMatchEnd) {
+  const endedEarly = tb.ended_by !== null && tb.ended_by !== undefined;
+  if ((v.match_over || endedEarly) && !shownMatchEnd) {
     shownMatchEnd = true;
-    const result = v.deal_result;
-    body.replaceChildren(el("h2", { text: v.match_winner === null ? t("match.tie") : t("match.winner", { name: names[v.match_winner] }) }),
-      el("p", { class: "match-end", text: matchEndText() }));
+    const result = v.match_over ? v.deal_result : null;
+    body.replaceChildren(el("h2", { text: endedEarly ? t("status.ended_left", { name: names[tb.ended_by] })
+        : v.match_winner === null ? t("match.tie") : t("match.winner", { name: names[v.match_winner] }) }),
+      el("p", { class: "match-end", text: endedEarly ? t("match.ended_left", { name: names[tb.ended_by] }) : matchEndText() }));
     if (result) {
       body.append(el("p", { text: dealEndText(result, names) }));
       body.append(handTable(names, v.revealed_hands, result.points, v.totals), hintsLine(v.deal_number));
@@ -990,6 +1006,8 @@ document.getElementById("btn-sound").addEventListener("click", () => {
 });
 i18nReady.then(renderSound);
 document.getElementById("btn-back").addEventListener("click", () => message({ type: "back" }));
+document.getElementById("btn-keep").addEventListener("click", () => message({ type: "vote", end: false }));
+document.getElementById("btn-end-match").addEventListener("click", () => message({ type: "vote", end: true }));
 document.getElementById("chat-form").addEventListener("submit", (event) => {
   event.preventDefault();
   const input = document.getElementById("chat-text");
