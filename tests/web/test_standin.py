@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
 from typing import Any
 
 import pytest
@@ -210,6 +211,16 @@ def test_bad_timer_options_are_refused(client: TestClient, body: dict[str, Any],
 # -- leaving: the others choose between the stand-in and ending the match -------------
 
 
+@contextmanager
+def playing(client: TestClient, table_id: str, tokens: list[str]) -> Iterator[dict[int, Conn]]:
+    """Every seat connected, once the game has started."""
+    with ExitStack() as stack:
+        conns = {seat: Conn(stack.enter_context(socket(client, table_id, token)), seat)
+                 for seat, token in enumerate(tokens)}
+        until(conns[len(tokens) - 1], lambda m: m["table"]["status"] == "playing")
+        yield conns
+
+
 def three_people(client: TestClient) -> tuple[str, list[str]]:
     response = client.post("/api/tables", json={
         "rules": "classic", "seed": 8, "standin": "random",
@@ -223,10 +234,7 @@ def test_the_others_end_the_match_when_someone_leaves(db_url: str,
                                                       actions_db: ActionLog) -> None:
     with fast_app(db_url, bot_delay=0.5) as client:
         table_id, tokens = three_people(client)
-        with socket(client, table_id, tokens[0]) as a, socket(client, table_id, tokens[1]) as b, \
-                socket(client, table_id, tokens[2]) as c:
-            conns = {0: Conn(a, 0), 1: Conn(b, 1), 2: Conn(c, 2)}
-            until(conns[2], lambda m: m["table"]["status"] == "playing")
+        with playing(client, table_id, tokens) as conns:
             conns[1].send({"type": "vote", "end": True})  # nobody has left yet
             assert next_error(conns[1]) == "nobody has left: there is nothing to decide"
             conns[0].send({"type": "away"})
@@ -263,10 +271,7 @@ def test_the_others_keep_playing_with_the_standin_or_the_person_comes_back(
         db_url: str) -> None:
     with fast_app(db_url, bot_delay=0.5) as client:
         table_id, tokens = three_people(client)
-        with socket(client, table_id, tokens[0]) as a, socket(client, table_id, tokens[1]) as b, \
-                socket(client, table_id, tokens[2]) as c:
-            conns = {0: Conn(a, 0), 1: Conn(b, 1), 2: Conn(c, 2)}
-            until(conns[2], lambda m: m["table"]["status"] == "playing")
+        with playing(client, table_id, tokens) as conns:
             conns[2].send({"type": "away"})
             until(conns[0], lambda m: m["table"]["left"] == [2])
             conns[0].send({"type": "vote", "end": False})
