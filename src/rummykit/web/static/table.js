@@ -427,6 +427,10 @@ function renderChat() {
 }
 function renderMutes() {
   if (!state) return;
+  // Chat is for tables with more than one person; a spectator reads it.
+  const people = state.table.seats.filter((seat) => seat.kind === "person").length;
+  document.getElementById("chat-panel").classList.toggle("hidden", people < 2);
+  document.getElementById("chat-form").classList.toggle("hidden", watching);
   const muted = mutedSeats();
   const box = document.getElementById("mutes");
   box.replaceChildren();
