@@ -488,9 +488,9 @@ def check_refused(conns: dict[int, Conn], shadow: Shadow, make: Bad,
     assert words in conns[sender].error()
     for conn in conns.values():
         conn.quiet()
-    # Nothing changed: a sync re-sends each seat its state.
-    conns[sender].send({"type": "sync"})
+    # Nothing changed: a sync re-sends its sender's state.
     for seat, conn in conns.items():
+        conn.send({"type": "sync"})
         assert conn.view() == before[seat]
     # The connection is still open and the game goes on.
     after = step(conns, shadow, shadow.choose(me, random.Random(1)))
@@ -502,7 +502,8 @@ def test_bad_message_is_refused_to_its_sender_only(client: TestClient, case: str
     table_id, tokens = create(client, TWO)
     shadow = Shadow(RULES, ["Ann", "Bob"], SEED)
     with seated(client, table_id, tokens) as conns:
-        conns[0].send({"type": "sync"})
+        for conn in conns.values():  # "sync" answers its sender with its view
+            conn.send({"type": "sync"})
         before = {seat: conn.view() for seat, conn in conns.items()}
         assert before[0]["table"]["status"] == "playing"
         assert shadow.deal.phase == "draw"
@@ -643,8 +644,8 @@ def test_no_message_shows_what_a_seat_may_not_see(client: TestClient, actions_db
             assert not leaked, f"seat {seat} was sent {sorted(leaked)}"
 
     with seated(client, table_id, tokens) as conns:
-        conns[0].send({"type": "sync"})
         for seat, conn in conns.items():
+            conn.send({"type": "sync"})
             check(seat, conn.view())
         for _ in range(1000):
             if shadow.match.is_over:

@@ -93,3 +93,40 @@ def test_a_table_in_play_stays_in_the_lobby_with_its_seats_taken(
     shown = lobby(client)
     assert shown[0]["status"] == "playing"
     assert [s["free"] for s in shown[0]["seats"]] == [False, False]
+
+
+def test_no_seat_is_taken_from_the_lobby_once_the_game_is_on(client: TestClient) -> None:
+    """A seat given a new link during play is not free in the lobby: a friend gets it by
+    the link, nobody takes it from the lobby."""
+    response = client.post("/api/tables", json={
+        "rules": "classic", "seed": 3, "public": True, "key": OTHER,
+        "seats": [person("Ann"), person("Bob")]})
+    table_id = response.json()["id"]
+    tokens = [s["link"].split("token=", 1)[1] for s in response.json()["seats"]]
+    with client.websocket_connect(f"/ws/{table_id}?seat=0&key={OTHER}") as ann, \
+            client.websocket_connect(f"/ws/{table_id}?token={tokens[1]}") as bob:
+        Conn(ann, 0).view()
+        Conn(bob, 1).view()
+    assert lobby(client)[0]["status"] == "playing"
+    assert client.post(f"/api/tables/{table_id}/seats/1/link",
+                       json={"key": OTHER}).status_code == 200
+    assert [s["free"] for s in lobby(client)[0]["seats"]] == [False, False]
+    take = client.post(f"/api/tables/{table_id}/seats/1/take", json={"key": KEY})
+    assert take.status_code == 409 and take.json()["code"] == "not-in-play"
+
+
+def test_taking_a_seat_closes_a_connection_that_came_by_its_link(client: TestClient) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    table = new_table(client, public=True)
+    token = table["seats"][1]["link"].split("token=", 1)[1]
+    with client.websocket_connect(f"/ws/{table['id']}?token={token}") as guest:
+        Conn(guest, 1).view()
+        assert client.post(f"/api/tables/{table['id']}/seats/1/take",
+                           json={"key": KEY}).status_code == 200
+        message = guest.receive_json()
+        while message["type"] != "closed":
+            message = guest.receive_json()
+        assert message["reason"] == "claimed"
+        with pytest.raises(WebSocketDisconnect):
+            guest.receive_json()

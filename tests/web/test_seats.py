@@ -223,3 +223,82 @@ def test_a_rematch_keeps_each_seat_with_its_browser(client: TestClient) -> None:
     assert state(client, new_id, seat=1, key=ANN_KEY).status_code == 403
     with ws(client, new_id, seat=0, key=ANN_KEY) as ann:
         assert Conn(ann, 0).view()["table"]["seats"][0]["claimed"] is True
+
+
+# -- races and odd requests found in review ---------------------------------------------
+
+
+def test_a_link_replaced_while_a_browser_opens_it_does_not_open_the_seat(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The maker asks for a new link while someone opens the old one (the database slow to
+    write): whichever comes first, the old link ends up opening nothing and the new one
+    opens the seat."""
+    import threading
+    import time
+
+    table_id, tokens = created(client, TWO, key=ANN_KEY)
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    write = hub._save_key
+
+    def slow(*args: Any) -> None:
+        time.sleep(0.4)
+        write(*args)
+
+    monkeypatch.setattr(hub, "_save_key", slow)
+    answer: dict[str, Any] = {}
+    renew = threading.Thread(target=lambda: answer.setdefault(
+        "r", client.post(f"/api/tables/{table_id}/seats/1/link", json={"key": ANN_KEY})))
+    renew.start()
+    time.sleep(0.1)
+    message, code = refused(client, table_id, token=tokens[1], key=EVE_KEY)
+    renew.join()
+    assert code == 4403 and message["code"] == "seat-link"
+    new_token = answer["r"].json()["link"].split("token=", 1)[1]
+    assert state(client, table_id, seat=1, key=EVE_KEY).status_code == 403
+    assert state(client, table_id, token=new_token, key=BOB_KEY).status_code == 200
+
+
+def test_the_makers_own_seat_is_theirs_from_the_start(client: TestClient) -> None:
+    table_id, tokens = created(client, TWO, key=ANN_KEY)
+    assert state(client, table_id, seat=0, key=ANN_KEY).json()["view"]["seat"] == 0
+    assert state(client, table_id, token=tokens[0]).json()["code"] == "seat-claimed"
+    assert state(client, table_id, token=tokens[1]).status_code == 200  # Bob's: open
+
+
+@pytest.mark.parametrize("seat", ["\u00b2", "\u0661", "-1", "1e3", " 1", "", "10"])
+def test_an_odd_seat_number_is_refused(client: TestClient, seat: str) -> None:
+    from urllib.parse import quote
+
+    table_id, _ = created(client, TWO, key=ANN_KEY)
+    message, code = refused(client, table_id, seat=quote(seat), key=ANN_KEY)
+    assert code == 4403 and message["code"] == "seat-link"
+
+
+def test_a_seats_chat_allowance_does_not_grow_by_reconnecting(client: TestClient) -> None:
+    table_id, tokens = created(client, TWO, key=ANN_KEY)
+    refusals = 0
+    with ws(client, table_id, seat=0, key=ANN_KEY) as ann:
+        Conn(ann, 0).view()
+        for _ in range(3):
+            with ws(client, table_id, token=tokens[1], key=BOB_KEY) as bob_socket:
+                bob = Conn(bob_socket, 1)
+                bob.view()
+                for n in range(4):
+                    bob.send({"type": "chat", "text": f"hi {n}"})
+                for _ in range(4):
+                    message = bob.recv()
+                    while message["type"] not in ("chat", "error"):
+                        message = bob.recv()
+                    refusals += message["type"] == "error"
+    assert refusals >= 5  # 12 sent within a second or so, 5 at once allowed
+
+
+def test_a_finished_table_asked_for_by_anyone_does_not_stay_in_memory(
+        client: TestClient) -> None:
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    table_id, _tokens, _ = play_to_the_end(client, 25)
+    assert table_id not in hub.tables
+    assert client.get(f"/t/{table_id}").status_code == 200
+    assert client.get(f"/api/tables/{table_id}", params={"token": "nope"}).status_code == 403
+    refused(client, table_id, token="nope", key=EVE_KEY)
+    assert table_id not in hub.tables

@@ -287,3 +287,19 @@ def test_the_others_keep_playing_with_the_standin_or_the_person_comes_back(
             back = until(conns[0], lambda m: m["table"]["left"] == [])
             assert not back["table"]["seats"][1]["standin"]
             assert back["table"]["status"] == "playing"
+
+
+def test_leaving_and_coming_back_gives_no_more_time(db_url: str) -> None:
+    """The person to move cannot hold the table by leaving and coming back: the turn
+    keeps its deadline, and the stand-in plays when it passes."""
+    with fast_app(db_url, unit=0.05, bot_delay=0.3) as client:
+        table_id, tokens = timed_table(client, timer=10)  # half a second, here
+        with playing(client, table_id, tokens) as conns:
+            mover = state_of(client, table_id, tokens[0])["view"]["to_move"]
+            deadline = time.monotonic() + 2.5
+            while time.monotonic() < deadline:
+                conns[mover].send({"type": "away"})
+                conns[mover].send({"type": "back"})
+                time.sleep(0.35)
+            final = state_of(client, table_id, tokens[mover])
+            assert final["table"]["seq"] > 0

@@ -12,6 +12,7 @@ import contextlib
 import html
 import json
 import logging
+import re
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -305,7 +306,8 @@ def create_app(
     @app.get("/t/{table_id}", include_in_schema=False)
     async def table_page(table_id: str) -> Response:
         try:
-            await hub.fetch(table_id)
+            async with using(table_id):
+                pass
         except HubError as err:
             # A broken table gets its answer here; a bad link is told by the page itself.
             if err.status == 410:
@@ -378,9 +380,15 @@ def create_app(
         if body.seed is not None and not allow_seed:
             raise HubError("the server shuffles: a chosen seed would show its chooser every "
                            "card", 403)
+        creator = None if body.key is None else token_hash(body.key)
+        # The maker sits in the first person's seat: it is theirs from the start (the
+        # lobby never offers it).
+        first = next((i for i, s in enumerate(body.seats) if s.kind == "person"), None)
         table = await hub.open_table(
             body.rules, [SeatSpec(s.kind, s.name, s.level) for s in body.seats], seed=body.seed,
-            creator_hash=None if body.key is None else token_hash(body.key),
+            creator_hash=creator,
+            key_hashes=None if creator is None else [
+                creator if i == first else None for i in range(len(body.seats))],
             turn_timer=body.timer, standin=body.standin, listed=body.public)
         return {
             "id": table.id,
@@ -389,21 +397,29 @@ def create_app(
                        "link": table.links[s]} for s in range(table.players)],
         }
 
+    @asynccontextmanager
+    async def using(table_id: str) -> AsyncIterator[Table]:
+        """The table, for one request: a finished table nobody is at goes back to the
+        database afterwards (whatever the answer), so asking cannot fill memory."""
+        table = await hub.fetch(table_id)
+        try:
+            yield table
+        finally:
+            hub.forget(table)
+
     def seat_or_403(table: Table, who: TokenIn) -> int:
         return hub.seat_for(table, token=who.token, seat=who.seat, key=who.key)
 
     @app.get("/api/tables/{table_id}")
     async def table_state(table_id: str, who: Who) -> dict[str, Any]:
-        table = await hub.fetch(table_id)
-        state = hub.state_for(table, seat_or_403(table, who))
-        hub.forget(table)  # a finished table nobody plays at goes back to the database
-        return state
+        async with using(table_id) as table:
+            return hub.state_for(table, seat_or_403(table, who))
 
     @app.post("/api/tables/{table_id}/rematch")
     async def rematch(table_id: str, body: TokenIn) -> dict[str, Any]:
-        table = await hub.fetch(table_id)
-        seat = seat_or_403(table, body)
-        new_id = await hub.rematch(table, seat)
+        async with using(table_id) as table:
+            seat = seat_or_403(table, body)
+            new_id = await hub.rematch(table, seat)
         # The seat's token and its browser's claim carry over to the rematch (kept hashed).
         link = (f"/t/{new_id}?token={quote(body.token)}" if body.token
                 else f"/t/{new_id}?seat={seat}")
@@ -413,8 +429,8 @@ def create_app(
     async def new_link(table_id: str, seat: int, body: KeyIn) -> dict[str, Any]:
         """A new link for a seat whose person is not at the table (the old one no longer
         opens it), asked by the browser that made the table."""
-        table = await hub.fetch(table_id)
-        return {"seat": seat, "link": await hub.new_link(table, seat, body.key)}
+        async with using(table_id) as table:
+            return {"seat": seat, "link": await hub.new_link(table, seat, body.key)}
 
     @app.get("/api/lobby")
     async def lobby() -> dict[str, Any]:
@@ -425,8 +441,8 @@ def create_app(
     @app.post("/api/tables/{table_id}/seats/{seat}/take")
     async def take_seat(table_id: str, seat: int, body: TakeIn) -> dict[str, Any]:
         """Take a free seat of a table listed in the lobby: it becomes this browser's."""
-        table = await hub.fetch(table_id)
-        await hub.take(table, seat, body.key, body.name)
+        async with using(table_id) as table:
+            await hub.take(table, seat, body.key, body.name)
         return {"id": table.id, "seat": seat, "link": f"/t/{table.id}?seat={seat}"}
 
     redeeming: dict[str, Bucket] = {}
@@ -456,23 +472,22 @@ def create_app(
 
     @app.get("/api/tables/{table_id}/record")
     async def table_record(table_id: str, who: Who) -> Response:
-        table = await hub.fetch(table_id)
-        seat_or_403(table, who)
-        if table.status != "finished":
-            raise HubError("the record can be had once the match is over", 409)
-        text = records.dumps(records.from_match(table.match))
-        hub.forget(table)
+        async with using(table_id) as table:
+            seat_or_403(table, who)
+            if table.status != "finished":
+                raise HubError("the record can be had once the match is over", 409)
+            text = records.dumps(records.from_match(table.match))
         return Response(text, media_type="application/json", headers={
             "Content-Disposition": f'attachment; filename="rummykit-{table.id}.json"'})
 
     @app.get("/api/tables/{table_id}/frames")
     async def table_frames(table_id: str, who: Who) -> dict[str, Any]:
-        table = await hub.fetch(table_id)
-        seat_or_403(table, who)
-        if table.status != "finished":
-            raise HubError("the replay can be watched once the match is over", 409)
-        hub.forget(table)
-        return await asyncio.to_thread(frames, records.from_match(table.match))
+        async with using(table_id) as table:
+            seat_or_403(table, who)
+            if table.status != "finished":
+                raise HubError("the replay can be watched once the match is over", 409)
+            record = records.from_match(table.match)
+        return await asyncio.to_thread(frames, record)
 
     @app.post("/api/replay")
     async def replay_upload(request: Request) -> dict[str, Any]:
@@ -544,13 +559,14 @@ def create_app(
             return
         try:
             table = await hub.fetch(table_id)
-            number = int(seat) if seat is not None and seat.isdigit() and len(seat) < 3 \
-                else None
+            number = int(seat) if seat is not None and re.fullmatch("[0-9]", seat) else None
             place = hub.seat_for(table, token=token, seat=number, key=key)
-            claimed_now = key is not None and await hub.claim(table, place, key)
+            claimed_now = key is not None and await hub.claim(table, place, key, token)
         except HubError as err:
             # 4403: not this browser's seat; 4404: no such table; 4410: broken.
             await refuse(str(err), 4000 + err.status, err.details())
+            if table_id in hub.tables:
+                hub.forget(hub.tables[table_id])
             return
         others = list(table.sockets.get(place, ()))
         if key is None and len(others) >= MAX_SOCKETS_PER_SEAT:
@@ -584,8 +600,22 @@ def create_app(
             for other in others:
                 await hub.kick(table, other, "claimed" if claimed_now else "replaced")
         hub.connect(table, place, send, kick)
+        try:
+            # Checked again now that the connection is in place: a new link or another
+            # browser's claim may have come while this one was being let in.
+            if hub.seat_for(table, token=token, seat=number, key=key) != place:
+                raise HubError("this seat's link was replaced", 403, code="seat-link")
+        except HubError as err:
+            hub.disconnect(table, place, send)
+            await outbox.close()
+            await refuse(str(err), 4000 + err.status, err.details())
+            return
         bucket = Bucket()
-        chats = Bucket(CHAT_BURST, CHAT_RATE)
+        # A seat's chat allowance is the seat's, not the connection's: reconnecting
+        # gives no more.
+        if len(chatting) > 10 * MAX_OPEN_TABLES:
+            chatting.clear()
+        chats = chatting.setdefault((table.id, place), Bucket(CHAT_BURST, CHAT_RATE))
         try:
             if not await hub.join(table, place):
                 await send(hub.state_for(table, place))
@@ -618,6 +648,8 @@ def create_app(
             if not ended and not table.connected(place):
                 await hub.send_presence(table)
             hub.forget(table)
+
+    chatting: dict[tuple[str, int], Bucket] = {}
 
     async def spectate(socket: WebSocket, table: Table) -> None:
         """A spectator's connection: the public view, live; any message but ping and
@@ -701,7 +733,7 @@ def create_app(
         if kind == "ping":
             return None
         if kind == "sync":
-            await hub.broadcast(table)
+            await send(hub.state_for(table, seat))
             return None
         if kind == "undo":
             try:

@@ -391,8 +391,12 @@ class Hub:
         """The table ``table_id``, rebuilt from the database if it is not in memory: 404 if
         there is none, 410 if it is broken (now or before)."""
         table = self.tables.get(table_id)
-        if table is not None:
-            return table
+        if table is None:
+            table = self.tables[table_id] = self._load(table_id)
+        return table
+
+    def _load(self, table_id: str) -> Table:
+        """:meth:`get`'s reading and replay, without putting the table in memory."""
         if table_id in self.broken:
             raise HubError(BROKEN_MESSAGE, 410)
         if not table_id.isalnum() or len(table_id) > 32:
@@ -412,7 +416,6 @@ class Hub:
             # The mark goes through the writer thread, like every write while serving.
             self._writer.submit(self._save_broken, table_id).add_done_callback(self._saved)
             raise HubError(BROKEN_MESSAGE, 410)
-        self.tables[table_id] = rebuilt
         return rebuilt
 
     async def fetch(self, table_id: str) -> Table:
@@ -425,7 +428,13 @@ class Hub:
         lock = self._loading.setdefault(table_id, asyncio.Lock())
         try:
             async with lock:
-                return await asyncio.to_thread(self.get, table_id)
+                table = self.tables.get(table_id)
+                if table is None:
+                    # Read and replayed in a worker thread; put in memory here, on the
+                    # event loop, so nothing that goes over the tables sees them change.
+                    loaded = await asyncio.to_thread(self._load, table_id)
+                    table = self.tables.setdefault(table_id, loaded)
+                return table
         finally:
             if not lock.locked():
                 self._loading.pop(table_id, None)
@@ -434,7 +443,8 @@ class Hub:
         """A finished table nobody is connected to leaves memory (it is read again from
         the database if anyone asks for it)."""
         if (table.status == "finished" and not any(table.sockets.values())
-                and not table.watchers and self.tables.get(table.id) is table):
+                and not table.watchers and not table.lock.locked()
+                and self.tables.get(table.id) is table):
             del self.tables[table.id]
 
     # -- creating, joining ---------------------------------------------------------
@@ -446,15 +456,18 @@ class Hub:
         key_hashes: Sequence[str | None] | None = None, creator_hash: str | None = None,
         turn_timer: int | None = None, standin: str | None = None, listed: bool = False,
     ) -> Table:
-        """:meth:`create` from the event loop: the database write goes to the writer thread."""
-        return await asyncio.get_running_loop().run_in_executor(
+        """:meth:`create` from the event loop: the database write goes to the writer thread
+        (the table is put in memory here, on the event loop)."""
+        table = await asyncio.get_running_loop().run_in_executor(
             self._writer, lambda: self.create(rules_text, seats, seed=seed, previous=previous,
                                               first_dealer=first_dealer,
                                               token_hashes=token_hashes,
                                               key_hashes=key_hashes,
                                               creator_hash=creator_hash,
                                               turn_timer=turn_timer, standin=standin,
-                                              listed=listed))
+                                              listed=listed, keep=False))
+        self.tables[table.id] = table
+        return table
 
     def _check_level(self, level: str) -> None:
         """Refuse a bot level this server does not play (unknown, too long, or thinking
@@ -476,13 +489,14 @@ class Hub:
                token_hashes: Sequence[str | None] | None = None,
                key_hashes: Sequence[str | None] | None = None,
                creator_hash: str | None = None, turn_timer: int | None = None,
-               standin: str | None = None, listed: bool = False) -> Table:
+               standin: str | None = None, listed: bool = False, keep: bool = True) -> Table:
         """A new table; people's seats get unguessable tokens (their links are on the
         table as made, ``table.links``), or, for a rematch, the seats' ``token_hashes`` and
         ``key_hashes`` of the table before: the same people keep their seats.
         ``creator_hash`` is the hashed key of the browser that asked for the table;
         ``turn_timer`` the seconds a person has for a turn before ``standin`` (a bot level,
-        :data:`STANDIN` by default) plays it; a ``listed`` table is in the lobby."""
+        :data:`STANDIN` by default) plays it; a ``listed`` table is in the lobby. With
+        ``keep``, the table is put in memory too."""
         try:
             rules = Rules.parse(rules_text)
             rules.check_players(len(seats))
@@ -550,7 +564,8 @@ class Hub:
                                     joined=table.joined[i]) for i in range(len(names))],
             ))
             session.commit()
-        self.tables[table.id] = table
+        if keep:
+            self.tables[table.id] = table
         return table
 
     async def join(self, table: Table, seat: int) -> bool:
@@ -629,11 +644,16 @@ class Hub:
                            code="seat-claimed")
         return found
 
-    async def claim(self, table: Table, seat: int, key: str) -> bool:
-        """The browser with ``key`` opened ``seat``'s link: an unclaimed seat becomes its
-        own (stored). True if it claimed the seat now; a seat claimed by another browser
+    async def claim(self, table: Table, seat: int, key: str,
+                    token: str | None = None) -> bool:
+        """The browser with ``key`` opened ``seat``'s link (``token``, checked again here:
+        the link may have been replaced meanwhile): an unclaimed seat becomes its own
+        (stored). True if it claimed the seat now; a seat claimed by another browser
         meanwhile is refused (403)."""
         async with table.lock:
+            if token is not None and table.seat_of(token) != seat:
+                raise HubError("this link's token does not open a seat at this table", 403,
+                               code="seat-link")
             if table.key_hashes[seat] is not None:
                 if table.owns(seat, key):
                     return False
@@ -666,11 +686,11 @@ class Hub:
                            code="not-creator")
         if not 0 <= seat < table.players or table.kinds[seat] != "person":
             raise HubError("only a person's seat has a link", 400, code="no-link")
-        if table.key_hashes[seat] is not None and table.connected(seat):
-            raise HubError(f"{table.names[seat]} is at the table now: their seat keeps "
-                           "its link", 409, code="seat-in-use",
-                           params={"name": table.names[seat]})
         async with table.lock:
+            if table.key_hashes[seat] is not None and table.connected(seat):
+                raise HubError(f"{table.names[seat]} is at the table now: their seat keeps "
+                               "its link", 409, code="seat-in-use",
+                               params={"name": table.names[seat]})
             token = secrets.token_urlsafe(24)
             digest = token_hash(token)
             await self._write(self._save_key, table.id, seat, None, digest)
@@ -716,14 +736,15 @@ class Hub:
         """The listed tables that are waiting or in play, newest first: rules, every
         seat (name, kind, whether it is free) and how many watch. A free seat is a
         person's seat that no browser has claimed."""
-        listed = [t for t in self.tables.values()
+        listed = [t for t in list(self.tables.values())
                   if t.listed and t.status in ("waiting", "playing")]
         listed.sort(key=lambda t: (t.status != "waiting", -t.created))
         return [{"id": t.id, "rules": str(t.rules), "status": t.status,
                  "timer": t.turn_timer, "watchers": len(t.watchers),
                  "seats": [{"name": t.names[s], "kind": t.kinds[s],
                             "level": t.levels[s],
-                            "free": t.kinds[s] == "person" and t.key_hashes[s] is None}
+                            "free": t.status == "waiting" and t.kinds[s] == "person"
+                            and t.key_hashes[s] is None}
                            for s in range(t.players)]}
                 for t in listed[:limit]]
 
@@ -735,11 +756,17 @@ class Hub:
                            "links", 403, code="not-listed")
         if not 0 <= seat < table.players or table.kinds[seat] != "person":
             raise HubError("only a person's seat can be taken", code="no-link")
+        if table.status != "waiting":
+            raise HubError("a seat is taken from the lobby before the game starts; this "
+                           "one has started", 409, code="not-in-play")
         if name is not None:
             name = name.strip()
             if not name or len(name) > 40 or not printable_name(name):
                 raise HubError("a name is 1 to 40 letters, digits, spaces and punctuation")
         await self.claim(table, seat, key)
+        for send in list(table.sockets.get(seat, ())):
+            # Whoever had the seat open by its link alone no longer has it.
+            await self.kick(table, send, "claimed")
         if name is not None and name != table.names[seat]:
             async with table.lock:
                 if table.seq == 0 and table.status == "waiting":
@@ -887,7 +914,6 @@ class Hub:
         async with table.lock:
             if table.standing[seat]:
                 await self._set_standing(table, seat, False)
-                table.timed = None
                 self._arm_timer(table)
             if seat in table.left:
                 table.left.remove(seat)
@@ -918,11 +944,14 @@ class Hub:
         if table.timer_task is not None:
             table.timer_task.cancel()
             table.timer_task = None
-        seat = table.match.deal.to_move
-        if (table.turn_timer is None or table.status != "playing" or table.match.is_over
-                or table.kinds[seat] != "person" or table.standing[seat] or table.reading):
+        if table.turn_timer is None or table.status != "playing" or table.match.is_over:
             table.deadline = None
             table.timed = None
+            return
+        seat = table.match.deal.to_move
+        if table.kinds[seat] != "person" or table.standing[seat] or table.reading:
+            # No clock runs now; a turn keeps its deadline (leaving and coming back
+            # within a turn gives no more time).
             return
         loop = asyncio.get_running_loop()
         turn = (table.match.deal_number, seat)
@@ -952,7 +981,12 @@ class Hub:
         self._schedule_bot(table)
 
     def resume(self, table: Table) -> None:
-        """After a start: the bots and the clock of a restored table go on."""
+        """After a start: the bots and the clock of a restored table go on (nobody is
+        connected yet: each person's grace counts from now)."""
+        now = asyncio.get_running_loop().time()
+        for seat in range(table.players):
+            if table.kinds[seat] == "person" and not table.connected(seat):
+                table.gone_at.setdefault(seat, now)
         self._schedule_bot(table)
         self._arm_timer(table)
 
@@ -1058,6 +1092,7 @@ class Hub:
             table.actions.pop()
             table.seq -= 1
             table.last = []
+            self._arm_timer(table)
         await self.broadcast(table)
 
     def _delete_action(self, table_id: str, seq: int) -> None:
@@ -1243,7 +1278,7 @@ class Hub:
 
     def _time_left(self, table: Table) -> float | None:
         """Seconds the person to move has left for this turn (None: no clock runs)."""
-        if table.deadline is None:
+        if table.deadline is None or table.timer_task is None:
             return None
         left = (table.deadline - asyncio.get_running_loop().time()) / self.timer_unit
         return round(max(0.0, left), 1)
@@ -1257,8 +1292,8 @@ class Hub:
         deal = table.match.deal
         moves = deal.moves
         if deal.to_move != seat or not moves or moves[-1][0] != seat or (
-                moves[-1][1].kind not in ("meld", "layoff")):
-            return "undo-nothing"
+                moves[-1][1].kind not in ("meld", "layoff")) or table.standing[seat]:
+            return "undo-nothing"  # (nor what the stand-in played)
         if any(kind == "person" for s, kind in enumerate(table.kinds) if s != seat):
             return "undo-seen"
         return None
@@ -1279,9 +1314,9 @@ class Hub:
             table.kicks[send] = kick
         if table.gone_at.pop(seat, None) is not None and table.standing[seat] and (
                 not table.away[seat]):
-            # Back after losing the connection: the seat is theirs again.
+            # Back after losing the connection: the seat is theirs again (with what is
+            # left of the turn's time, if it is theirs).
             table.standing[seat] = False
-            table.timed = None
         if table.turn_timer is not None and table.status == "playing":
             self._arm_timer(table)
 

@@ -196,9 +196,12 @@ async function makeCode() {
 async function useCode() {
   const code = document.getElementById("code-in").value.trim();
   if (!code) return;
+  // The code replaces this browser's key: its own seats and results go with the old one.
+  if (!confirm(t("player.confirm_code"))) return;
   try {
     const answer = await api("/api/transfer/redeem", { method: "POST", headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ code }) });
+    localStorage.setItem("rummykit.key.before", browserKey());  // kept, should it be wanted back
     localStorage.setItem("rummykit.key", answer.key);
     codeResult(t("player.code_used"), false);
     showMine();
