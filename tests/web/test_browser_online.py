@@ -12,7 +12,7 @@ import pytest
 
 from . import test_browser
 from ._support import bot, person
-from .test_browser import Pages, Server, ready
+from .test_browser import Pages, Server, axe_problems, ready
 
 # The browser tests' fixtures: a server per database, contexts, screenshots (Chromium is
 # the web tests' conftest's).
@@ -122,6 +122,8 @@ def test_the_maker_of_a_table_manages_its_links_and_my_tables_finds_the_seat(
     row.locator(".invite-status", has_text="at the table").wait_for()
     assert row.locator("input").input_value() == bob_link
     assert row.locator("button.renew").is_disabled()  # Bob is here: his link stays
+    if pytest.importorskip("axe_playwright_python"):
+        assert axe_problems(ann) == []
     shot(ann, "invites")
     bob.close()
     row.locator(".invite-status", has_text="claimed, not connected").wait_for()
@@ -262,6 +264,9 @@ def test_chat_shows_text_as_text_and_a_muted_person_is_not_shown(
     assert line.inner_text() == f"Bob: {payload}"
     assert ann.locator("#chat img, #chat b").count() == 0
     assert ann.evaluate("() => window.hacked") is None
+    # Presence dots, the chat and its mute buttons are for everyone.
+    if pytest.importorskip("axe_playwright_python"):
+        assert axe_problems(ann) == []
     shot(ann, "chat")
     # Ann mutes Bob on her browser: his lines go, and stay gone after a reload.
     ann.click('#mutes button.mute[data-seat="1"]')
