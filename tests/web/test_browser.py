@@ -1040,14 +1040,20 @@ def test_cards_have_names_and_others_moves_are_announced(server: Server,
                            "document.getElementById('announce').textContent)")
 
 
-def test_cards_move_and_end_where_the_view_puts_them(server: Server, pages: Pages) -> None:
+@pytest.mark.parametrize("rules, seed", [("one-deal", 30), ("ramino", 8)])
+def test_cards_move_and_end_where_the_view_puts_them(server: Server, pages: Pages,
+                                                      rules: str, seed: int) -> None:
     """Draws, discards and melds slide (Web Animations run after each move, and an
     opponent's draw sends a card to his seat); once the motion is over, every card is
-    where the view says, none is left displaced, and no flying copy stays behind."""
-    table = server.table([person("Ann"), bot("Bob", "greedy")], rules="one-deal", seed=30)
+    where the view says, none is left displaced, and no flying copy stays behind. In
+    ramino (two decks; this deal gives Ann a pair of twins) twin cards are told apart by
+    their place among their twins."""
+    table = server.table([person("Ann"), bot("Bob", "greedy")], rules=rules, seed=seed)
     page = pages.new()
     page.goto(server.url + table["seats"][0]["link"])
     ready(page)
+    dealt = js(page, "state.view.hand")
+    assert rules != "ramino" or len(set(dealt)) < len(dealt), "no twins dealt"
     moved = 0
     still = ("() => document.getAnimations().length === 0 && "
              "!document.querySelector('.ghost')")
