@@ -15,8 +15,8 @@ be high. A set's jokers stand for suits the set lacks.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from functools import cache
+from dataclasses import dataclass, field
+from functools import cache, lru_cache
 from itertools import combinations
 from typing import Literal
 
@@ -35,6 +35,7 @@ __all__ = [
     "layoff",
     "layoff_ends",
     "layoff_problem",
+    "layoff_targets",
     "make_meld",
     "meld_points",
 ]
@@ -61,6 +62,9 @@ class Meld:
     """A run's lowest position (1 = low ace)."""
     high: int = 0
     """A run's highest position (14 = high ace)."""
+    _targets: tuple[Rules, tuple[tuple[bool, ...], ...]] | None = field(
+        default=None, init=False, repr=False, compare=False)
+    """What :func:`layoff_targets` found, kept with the rules it was found under."""
 
     def __str__(self) -> str:
         return format_cards(self.cards)
@@ -299,9 +303,31 @@ def layoff_ends(meld: Meld, code: int, rules: Rules) -> tuple[bool, ...]:
     return (False,) if _misfit(meld, code, rules, False) is None else ()
 
 
+def layoff_targets(meld: Meld, rules: Rules) -> tuple[tuple[bool, ...], ...]:
+    """:func:`layoff_ends` of every card code on ``meld``: ``layoff_targets(m, r)[code]``.
+
+    Only a card of the set's rank, a card of the run's suit just beyond one of its ends,
+    or a joker can fit; :func:`layoff_ends` decides each of those. A meld never changes,
+    so the answer is kept on it (a lay-off makes a new meld)."""
+    kept = meld._targets
+    if kept is not None and kept[0] is rules:
+        return kept[1]
+    if meld.kind == "set":
+        candidates = [s * 13 + meld.rank - 1 for s in range(4)]
+    else:
+        candidates = [meld.suit * 13 + (0 if p == 14 else p - 1)
+                      for p in (meld.high + 1, meld.low - 1) if 1 <= p <= 14]
+    ends: list[tuple[bool, ...]] = [()] * (JOKER_CODE + 1)
+    for code in (*candidates, JOKER_CODE):
+        ends[code] = layoff_ends(meld, code, rules)
+    targets = tuple(ends)
+    object.__setattr__(meld, "_targets", (rules, targets))
+    return targets
+
+
 def fits(meld: Meld, code: int, rules: Rules) -> bool:
     """Whether ``code`` can be laid off on ``meld`` in some way."""
-    return bool(layoff_ends(meld, code, rules))
+    return bool(layoff_targets(meld, rules)[code])
 
 
 def layoff(meld: Meld, code: int, rules: Rules, by: int, low: bool = False) -> Meld:
@@ -329,6 +355,10 @@ def layoff(meld: Meld, code: int, rules: Rules, by: int, low: bool = False) -> M
 
 
 # -- listing the melds of a hand -----------------------------------------------------
+#
+# The melds of a hand depend only on which ranks it holds in each suit (a bitmask per
+# suit) and, with jokers, on how many jokers it holds. The melds of each mask are listed
+# once and kept (the tables below), so listing a hand's melds is a few lookups.
 
 
 @cache
@@ -361,6 +391,25 @@ def _subsets(mask: int, set_min: int, set_max: int) -> tuple[tuple[int, ...], ..
     return tuple(out)
 
 
+@cache
+def _set_melds(suits: int, rank: int, set_min: int, set_max: int) -> tuple[tuple[int, ...], ...]:
+    """The sets (no jokers) of the cards of ``rank`` in the suits of the 4-bit mask."""
+    return tuple(tuple(s * 13 + rank - 1 for s in sub)
+                 for sub in _subsets(suits, set_min, set_max))
+
+
+@cache
+def _run_melds(positions: int, suit: int, run_min: int) -> tuple[tuple[int, ...], ...]:
+    """The runs (no jokers) of the cards of ``suit`` at the positions of the mask (bit 1 a
+    low ace, 14 a high ace)."""
+    base = suit * 13 - 1
+    return tuple(
+        tuple(base + (1 if p == 14 else p) for p in range(lo, hi + 1))
+        for lo, hi in _intervals(positions, run_min)
+        if not (lo == 1 and hi == 14)  # the ace is low or high in a run, never both
+    )
+
+
 def find_melds(hand: Sequence[int], rules: Rules) -> list[tuple[int, ...]]:
     """Every distinct meld the hand can form, each as its cards in notation order.
 
@@ -368,90 +417,111 @@ def find_melds(hand: Sequence[int], rules: Rules) -> list[tuple[int, ...]]:
     of ``run_min`` or more. With jokers, also every way to fill gaps (or replace natural
     cards) with the jokers the hand holds.
     """
-    suit_masks = [0, 0, 0, 0]
-    rank_masks = [0] * 14
+    suit_masks = [0, 0, 0, 0]  # bit r + 1 for the rank-r card of the suit (bit 1: ace)
     jokers = 0
     for c in hand:
         if c == JOKER_CODE:
             jokers += 1
-            continue
-        s, r = divmod(c, 13)
-        suit_masks[s] |= 2 << r
-        rank_masks[r + 1] |= 1 << s
+        else:
+            suit_masks[c // 13] |= 2 << c % 13
     if jokers:
-        return _find_with_jokers(suit_masks, rank_masks, jokers, rules)
+        return _find_with_jokers(hand, suit_masks, jokers, rules)
     out: list[tuple[int, ...]] = []
-    set_min, set_max = rules.set_min, rules.set_max
-    for rank in range(1, 14):
-        m = rank_masks[rank]
-        if m.bit_count() >= set_min:
-            for suits in _subsets(m, set_min, set_max):
-                out.append(tuple(s * 13 + rank - 1 for s in suits))
+    clubs, diamonds, hearts, spades = suit_masks
+    # The ranks held in three suits or more (a set needs set_min >= 3 of them).
+    ranks = clubs & diamonds & (hearts | spades) | hearts & spades & (clubs | diamonds)
+    while ranks:
+        rank = (ranks & -ranks).bit_length() - 1
+        ranks &= ranks - 1
+        suits = (clubs >> rank & 1 | (diamonds >> rank & 1) << 1 | (hearts >> rank & 1) << 2
+                 | (spades >> rank & 1) << 3)
+        out.extend(_set_melds(suits, rank, rules.set_min, rules.set_max))
     high = rules.high_aces
     run_min = rules.run_min
     for s in range(4):
         m = suit_masks[s]
         if high and m & 2:
             m |= 1 << 14
-        if m.bit_count() < run_min:
-            continue
-        base = s * 13 - 1
-        for lo, hi in _intervals(m, run_min):
-            if lo == 1 and hi == 14:
-                continue  # the ace is low or high in a run, never both
-            out.append(tuple(base + (1 if p == 14 else p) for p in range(lo, hi + 1)))
+        if m.bit_count() >= run_min:
+            out.extend(_run_melds(m, s, run_min))
     return out
 
 
 def _find_with_jokers(
-    suit_masks: list[int], rank_masks: list[int], jokers: int, rules: Rules
+    hand: Sequence[int], suit_masks: list[int], jokers: int, rules: Rules
 ) -> list[tuple[int, ...]]:
+    rank_masks = [0] * 14  # bit s for the card of suit s
+    for c in hand:
+        if c != JOKER_CODE:
+            rank_masks[c % 13 + 1] |= 1 << c // 13
     out: list[tuple[int, ...]] = []
     for rank in range(1, 14):
         m = rank_masks[rank]
-        if not m:
-            continue
-        for sub in range(1, 16):
-            if sub & m != sub:
-                continue
-            k = sub.bit_count()
-            naturals = tuple(s * 13 + rank - 1 for s in range(4) if sub >> s & 1)
-            for size in range(max(rules.set_min, k), min(rules.set_max, k + jokers) + 1):
-                out.append(naturals + (JOKER_CODE,) * (size - k))
-    top = 14 if rules.high_aces else 13
+        if m:
+            out.extend(_joker_set_melds(m, rank, jokers, rules.set_min, rules.set_max))
+    high = rules.high_aces
+    top = 14 if high else 13
     for s in range(4):
         m = suit_masks[s]
-        if not m:
-            continue
-        if rules.high_aces and m & 2:
-            m |= 1 << 14
-        for lo in range(1, top + 1):
-            # Grow the run upwards from lo; once it lacks more cards than there are
-            # jokers, every longer run from lo does too.
-            present: list[int] = []
-            missing = 0
-            for hi in range(lo, top + 1):
-                if m >> hi & 1:
-                    present.append(hi)
-                else:
-                    missing += 1
-                    if missing > jokers:
-                        break
-                length = hi - lo + 1
-                if length < rules.run_min or not present:
-                    continue
-                if lo == 1 and hi == 14:
-                    continue  # the ace is low or high in a run, never both
-                if len(present) == 1 and length <= rules.set_max:
-                    continue  # one natural and jokers reads as a set in notation
-                spare = jokers - missing
-                for replaced in _replacements(present, spare, length, rules.set_max):
-                    out.append(tuple(
-                        JOKER_CODE if (p in replaced or not m >> p & 1)
-                        else s * 13 + (0 if p == 14 else p - 1)
-                        for p in range(lo, hi + 1)
-                    ))
+        if m:
+            if high and m & 2:
+                m |= 1 << 14
+            out.extend(_joker_run_melds(m, s, jokers, rules.run_min, rules.set_max, top))
     return out
+
+
+@cache
+def _joker_set_melds(
+    suits: int, rank: int, jokers: int, set_min: int, set_max: int
+) -> tuple[tuple[int, ...], ...]:
+    """The sets of the cards of ``rank`` in the suits of the 4-bit mask and up to
+    ``jokers`` jokers."""
+    out = []
+    for sub in range(1, 16):
+        if sub & suits != sub:
+            continue
+        k = sub.bit_count()
+        naturals = tuple(s * 13 + rank - 1 for s in range(4) if sub >> s & 1)
+        for size in range(max(set_min, k), min(set_max, k + jokers) + 1):
+            out.append(naturals + (JOKER_CODE,) * (size - k))
+    return tuple(out)
+
+
+@lru_cache(maxsize=1 << 15)
+def _joker_run_melds(
+    positions: int, suit: int, jokers: int, run_min: int, set_max: int, top: int
+) -> tuple[tuple[int, ...], ...]:
+    """The runs of the cards of ``suit`` at the positions of the mask (bit 1 a low ace,
+    14 a high ace, ``top`` the highest place) and up to ``jokers`` jokers, in gaps or in
+    place of natural cards."""
+    out = []
+    for lo in range(1, top + 1):
+        # Grow the run upwards from lo; once it lacks more cards than there are
+        # jokers, every longer run from lo does too.
+        present: list[int] = []
+        missing = 0
+        for hi in range(lo, top + 1):
+            if positions >> hi & 1:
+                present.append(hi)
+            else:
+                missing += 1
+                if missing > jokers:
+                    break
+            length = hi - lo + 1
+            if length < run_min or not present:
+                continue
+            if lo == 1 and hi == 14:
+                continue  # the ace is low or high in a run, never both
+            if len(present) == 1 and length <= set_max:
+                continue  # one natural and jokers reads as a set in notation
+            spare = jokers - missing
+            for replaced in _replacements(present, spare, length, set_max):
+                out.append(tuple(
+                    JOKER_CODE if (p in replaced or not positions >> p & 1)
+                    else suit * 13 + (0 if p == 14 else p - 1)
+                    for p in range(lo, hi + 1)
+                ))
+    return tuple(out)
 
 
 def _replacements(

@@ -36,7 +36,14 @@ from rummykit.engine.layout import (
 )
 from rummykit.engine.scoring import DealEnd, DealResult, deal_points
 from rummykit.errors import IllegalActionError, RecordError
-from rummykit.melds import Meld, find_melds, layoff, layoff_ends, make_meld, meld_points
+from rummykit.melds import (
+    Meld,
+    find_melds,
+    layoff,
+    layoff_targets,
+    make_meld,
+    meld_points,
+)
 from rummykit.rules import Rules
 
 if TYPE_CHECKING:
@@ -323,8 +330,9 @@ class Deal:
         if self._opened[seat] and self.table:
             distinct = set(hand)
             for number, meld in enumerate(self.table, 1):
+                targets = layoff_targets(meld, rules)
                 for c in distinct:
-                    for low in layoff_ends(meld, c, rules):
+                    for low in targets[c]:
                         new = layoff(meld, c, rules, seat, low)
                         if finishable_after(self, (c,), new, number - 1):
                             out.append(Action("layoff", (c,), number, low))

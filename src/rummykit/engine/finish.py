@@ -17,7 +17,15 @@ from typing import TYPE_CHECKING
 
 from rummykit.cards import JOKER_CODE, format_cards, without
 from rummykit.errors import IllegalActionError
-from rummykit.melds import Meld, find_melds, fits, layoff, layoff_ends, make_meld, meld_points
+from rummykit.melds import (
+    Meld,
+    find_melds,
+    fits,
+    layoff,
+    layoff_targets,
+    make_meld,
+    meld_points,
+)
 from rummykit.rules import Rules
 
 if TYPE_CHECKING:
@@ -133,8 +141,9 @@ def _search(
                 return True
     if opened:
         for i, meld in enumerate(table):
+            targets = layoff_targets(meld, rules)
             for c in set(rest):
-                for low in layoff_ends(meld, c, rules):
+                for low in targets[c]:
                     new_table = table[:]
                     new_table[i] = layoff(meld, c, rules, seat, low)
                     if _search(deal, tuple(without(rest, (c,))), new_table,
