@@ -18,13 +18,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from itertools import combinations
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from rummykit.cards import JOKER_CODE, RANK_NAMES, SUIT_NAMES, format_cards
 from rummykit.errors import IllegalActionError
 from rummykit.rules import Rules
 
 __all__ = [
+    "LayoffTargets",
     "Meld",
     "MeldKind",
     "best_deadwood",
@@ -62,7 +63,7 @@ class Meld:
     """A run's lowest position (1 = low ace)."""
     high: int = 0
     """A run's highest position (14 = high ace)."""
-    _targets: tuple[Rules, tuple[tuple[bool, ...], ...]] | None = field(
+    _targets: tuple[Rules, LayoffTargets] | None = field(
         default=None, init=False, repr=False, compare=False)
     """What :func:`layoff_targets` found, kept with the rules it was found under."""
 
@@ -142,20 +143,19 @@ def make_meld(cards: Sequence[int], rules: Rules, owner: int) -> Meld:
     both in one run, so a run spans at most 13 places.
     """
     naturals = [c for c in cards if c != JOKER_CODE]
-    shown = format_cards(cards)
     if not naturals:
+        shown = format_cards(cards)
         raise IllegalActionError(f"{shown} is not a meld: a meld needs a natural card",
                                  code="meld-no-natural", params={"cards": shown})
     ranks = {c % 13 for c in naturals}
     if len(ranks) == 1 and (len(naturals) > 1 or len(cards) <= rules.set_max):
-        return _make_set(cards, naturals, rules, owner, shown)
-    return _make_run(cards, naturals, rules, owner, shown)
+        return _make_set(cards, naturals, rules, owner)
+    return _make_run(cards, naturals, rules, owner)
 
 
-def _make_set(
-    cards: Sequence[int], naturals: list[int], rules: Rules, owner: int, shown: str
-) -> Meld:
+def _make_set(cards: Sequence[int], naturals: list[int], rules: Rules, owner: int) -> Meld:
     if not rules.set_min <= len(cards) <= rules.set_max:
+        shown = format_cards(cards)
         raise IllegalActionError(
             f"{shown} is not a meld: a set is {rules.set_min} to {rules.set_max} cards of one "
             "rank", code="set-size",
@@ -163,21 +163,22 @@ def _make_set(
         )
     suits = [c // 13 for c in naturals]
     if len(set(suits)) != len(suits):
+        shown = format_cards(cards)
         raise IllegalActionError(f"{shown} is not a meld: the suits of a set must all differ",
                                  code="set-suits", params={"cards": shown})
     ordered = tuple(sorted(naturals)) + (JOKER_CODE,) * (len(cards) - len(naturals))
     return Meld("set", ordered, (owner,) * len(cards), owner, rank=naturals[0] % 13 + 1)
 
 
-def _make_run(
-    cards: Sequence[int], naturals: list[int], rules: Rules, owner: int, shown: str
-) -> Meld:
+def _make_run(cards: Sequence[int], naturals: list[int], rules: Rules, owner: int) -> Meld:
     if len({c // 13 for c in naturals}) > 1:
+        shown = format_cards(cards)
         raise IllegalActionError(
             f"{shown} is not a meld: a set is cards of one rank, a run cards of one suit",
             code="meld-mixed", params={"cards": shown},
         )
     if len(cards) < rules.run_min:
+        shown = format_cards(cards)
         raise IllegalActionError(
             f"{shown} is not a meld: a run is {rules.run_min} or more cards in sequence",
             code="run-length", params={"cards": shown, "min": rules.run_min},
@@ -200,6 +201,7 @@ def _make_run(
         why = "cards of one suit in sequence, the ace low or high but never K-A-2"
     else:
         why = "cards of one suit in sequence, with the ace low only (A-2-3)"
+    shown = format_cards(cards)
     raise IllegalActionError(f"{shown} is not a meld: a run is {why}, written in order",
                              code="run-sequence", params={"cards": shown})
 
@@ -303,8 +305,17 @@ def layoff_ends(meld: Meld, code: int, rules: Rules) -> tuple[bool, ...]:
     return (False,) if _misfit(meld, code, rules, False) is None else ()
 
 
-def layoff_targets(meld: Meld, rules: Rules) -> tuple[tuple[bool, ...], ...]:
-    """:func:`layoff_ends` of every card code on ``meld``: ``layoff_targets(m, r)[code]``.
+class LayoffTargets(NamedTuple):
+    """The cards that can be laid off on one meld (see :func:`layoff_targets`)."""
+
+    cards: frozenset[int]
+    """The codes of the cards that fit."""
+    ends: tuple[tuple[bool, ...], ...]
+    """:func:`layoff_ends` of every card code: ``ends[code]``."""
+
+
+def layoff_targets(meld: Meld, rules: Rules) -> LayoffTargets:
+    """The cards that can be laid off on ``meld``, each with its :func:`layoff_ends`.
 
     Only a card of the set's rank, a card of the run's suit just beyond one of its ends,
     or a joker can fit; :func:`layoff_ends` decides each of those. A meld never changes,
@@ -320,14 +331,14 @@ def layoff_targets(meld: Meld, rules: Rules) -> tuple[tuple[bool, ...], ...]:
     ends: list[tuple[bool, ...]] = [()] * (JOKER_CODE + 1)
     for code in (*candidates, JOKER_CODE):
         ends[code] = layoff_ends(meld, code, rules)
-    targets = tuple(ends)
+    targets = LayoffTargets(frozenset(code for code, e in enumerate(ends) if e), tuple(ends))
     object.__setattr__(meld, "_targets", (rules, targets))
     return targets
 
 
 def fits(meld: Meld, code: int, rules: Rules) -> bool:
     """Whether ``code`` can be laid off on ``meld`` in some way."""
-    return bool(layoff_targets(meld, rules)[code])
+    return code in layoff_targets(meld, rules).cards
 
 
 def layoff(meld: Meld, code: int, rules: Rules, by: int, low: bool = False) -> Meld:
@@ -337,8 +348,9 @@ def layoff(meld: Meld, code: int, rules: Rules, by: int, low: bool = False) -> M
     A joker extends a run at its high end, or its low end with ``low``; a natural card
     extends the end its rank fits.
     """
-    problem = layoff_problem(meld, code, rules, low)
-    if problem is not None:
+    if low not in layoff_targets(meld, rules).ends[code]:
+        problem = layoff_problem(meld, code, rules, low)
+        assert problem is not None  # layoff_targets asks the same predicate
         raise problem
     if meld.kind == "set":
         cards = (*meld.cards, code)

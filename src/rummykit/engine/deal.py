@@ -25,7 +25,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Literal
 
 from rummykit.cards import format_cards
-from rummykit.engine.actions import DRAW_PILE, DRAW_STOCK, END, Action
+from rummykit.engine.actions import DISCARDS, DRAW_PILE, DRAW_STOCK, END, Action
 from rummykit.engine.finish import dead_end, finishable_after, usable_after_draw
 from rummykit.engine.layout import (
     Layout,
@@ -54,6 +54,12 @@ __all__ = ["Deal", "DealResult", "Event", "Layout", "LegalActions", "Phase"]
 Phase = Literal["draw", "play", "over"]
 """A turn starts in ``draw``; after the draw the player melds, lays off and discards in
 ``play``; ``over`` once the deal has ended."""
+
+DrawRefusal = Literal["pile-card-unusable", "pile-draw-dead-end"]
+"""The rules that can forbid a draw from the pile."""
+
+DiscardRefusal = Literal["must-use-pile-card", "opening-short", "taken-discard"]
+"""The rules that can forbid a discard."""
 
 Event = Literal["turn-over", "refill"]
 """What happens to the stock between actions: the pile turned over into a new stock, or
@@ -309,9 +315,9 @@ class Deal:
                     if c in seen:
                         continue
                     seen.add(c)
-                    if self._draw_pile_problem(i) is None:
+                    if self._draw_pile_refusal(i) is None:
                         out.append(DRAW_PILE if i == len(pile) - 1 else Action("draw-pile", (c,)))
-            elif self._draw_pile_problem(len(pile) - 1) is None:
+            elif self._draw_pile_refusal(len(pile) - 1) is None:
                 out.append(DRAW_PILE)
         if rules.stock_out == "end" and not self.stock:
             out.append(END)
@@ -331,14 +337,17 @@ class Deal:
             distinct = set(hand)
             for number, meld in enumerate(self.table, 1):
                 targets = layoff_targets(meld, rules)
+                if targets.cards.isdisjoint(distinct):
+                    continue
                 for c in distinct:
-                    for low in targets[c]:
+                    for low in targets.ends[c]:
                         new = layoff(meld, c, rules, seat, low)
                         if finishable_after(self, (c,), new, number - 1):
                             out.append(Action("layoff", (c,), number, low))
-        for c in sorted(set(hand)):
-            if self._discard_problem(c) is None:
-                out.append(Action("discard", (c,)))
+        if self._turn_discard_refusal() is None:
+            for c in sorted(set(hand)):
+                if self._discard_refusal(c) is None:
+                    out.append(DISCARDS[c])
         return out
 
     # -- checking ----------------------------------------------------------------------
@@ -469,13 +478,29 @@ class Deal:
         return self._draw_pile_problem(index)
 
     def _draw_pile_problem(self, index: int) -> IllegalActionError | None:
+        refusal = self._draw_pile_refusal(index)
+        if refusal is None:
+            return None
+        text = format_cards([self.pile[index]])
+        if refusal == "pile-card-unusable":
+            return IllegalActionError(
+                f"{text} can be taken only to be melded or laid off this turn, and it "
+                "cannot be", code=refusal, params={"card": text})
+        if self.rules.pile_card_must_be_used:
+            return IllegalActionError(
+                f"you could not finish the turn after taking {text}: using it would leave no "
+                "legal way to end the turn", code=refusal, params={"card": text})
+        return IllegalActionError(
+            f"you could not end the turn after taking {text}: it may not be discarded and "
+            "nothing else could be played", code=refusal, params={"card": text})
+
+    def _draw_pile_refusal(self, index: int) -> DrawRefusal | None:
+        """The rule that forbids taking the pile from ``index`` up now, or None (the one
+        home of these rules: :meth:`_draw_pile_problem` says them in words)."""
         chosen = self.pile[index]
         if self.rules.pile_card_must_be_used:
-            text = format_cards([chosen])
             if not usable_after_draw(self, index):
-                return IllegalActionError(
-                    f"{text} can be taken only to be melded or laid off this turn, and it "
-                    "cannot be", code="pile-card-unusable", params={"card": text})
+                return "pile-card-unusable"
             rules = self.rules
             if rules.last_discard == "optional" and not (
                     rules.opening and not self._opened[self.to_move]):
@@ -484,42 +509,53 @@ class Deal:
             trial = self.copy()
             trial.push(Action("draw-pile", (chosen,)) if index < len(self.pile) - 1
                        else DRAW_PILE)
-            if trial.legal_actions():
-                return None
-            return IllegalActionError(
-                f"you could not finish the turn after taking {text}: using it would leave no "
-                "legal way to end the turn", code="pile-draw-dead-end", params={"card": text})
+            return None if trial.legal_actions() else "pile-draw-dead-end"
         if any(c != chosen for c in self.hands[self.to_move]):
             return None
         trial = self.copy()
         trial.push(DRAW_PILE)
-        if trial.legal_actions():
-            return None
-        text = format_cards([chosen])
-        return IllegalActionError(
-            f"you could not end the turn after taking {text}: it may not be discarded and "
-            "nothing else could be played", code="pile-draw-dead-end", params={"card": text})
+        return None if trial.legal_actions() else "pile-draw-dead-end"
 
     def _discard_problem(self, c: int) -> IllegalActionError | None:
+        refusal = self._discard_refusal(c)
+        if refusal is None:
+            return None
         rules = self.rules
-        seat = self.to_move
+        match refusal:
+            case "must-use-pile-card":
+                text = format_cards([self.pending])
+                return IllegalActionError(
+                    f"you took {text} from the pile and must meld or lay it off before the "
+                    "turn ends", code=refusal, params={"card": text})
+            case "opening-short":
+                return IllegalActionError(
+                    f"opening: your melds this turn are worth {self.turn_value}; a first "
+                    f"melding turn needs {rules.opening} or more", code=refusal,
+                    params={"value": self.turn_value, "needed": rules.opening})
+            case "taken-discard":
+                text = format_cards([c])
+                return IllegalActionError(
+                    f"you took {text} from the pile this turn and may not discard it"
+                    + (" (unless it is your last card)" if rules.taken_discard == "last-card"
+                       else ""), code=refusal, params={"card": text})
+
+    def _discard_refusal(self, c: int) -> DiscardRefusal | None:
+        """The rule that forbids discarding ``c`` now, or None (the one home of the
+        discard rules: :meth:`_discard_problem` says them in words)."""
+        turn = self._turn_discard_refusal()
+        if turn is not None:
+            return turn
+        if c == self.taken and not (self.rules.taken_discard == "last-card"
+                                    and len(self.hands[self.to_move]) == 1):
+            return "taken-discard"
+        return None
+
+    def _turn_discard_refusal(self) -> DiscardRefusal | None:
+        """The rule that forbids any discard now, whatever the card, or None."""
         if self.pending >= 0:
-            text = format_cards([self.pending])
-            return IllegalActionError(
-                f"you took {text} from the pile and must meld or lay it off before the turn "
-                "ends", code="must-use-pile-card", params={"card": text})
-        if not self._opened[seat] and self.turn_value:
-            return IllegalActionError(
-                f"opening: your melds this turn are worth {self.turn_value}; a first melding "
-                f"turn needs {rules.opening} or more", code="opening-short",
-                params={"value": self.turn_value, "needed": rules.opening})
-        if c == self.taken and not (rules.taken_discard == "last-card"
-                                    and len(self.hands[seat]) == 1):
-            text = format_cards([c])
-            return IllegalActionError(
-                f"you took {text} from the pile this turn and may not discard it"
-                + (" (unless it is your last card)" if rules.taken_discard == "last-card"
-                   else ""), code="taken-discard", params={"card": text})
+            return "must-use-pile-card"
+        if self.turn_value and not self._opened[self.to_move]:
+            return "opening-short"
         return None
 
     # -- playing -----------------------------------------------------------------------

@@ -142,8 +142,10 @@ def _search(
     if opened:
         for i, meld in enumerate(table):
             targets = layoff_targets(meld, rules)
+            if targets.cards.isdisjoint(rest):
+                continue
             for c in set(rest):
-                for low in targets[c]:
+                for low in targets.ends[c]:
                     new_table = table[:]
                     new_table[i] = layoff(meld, c, rules, seat, low)
                     if _search(deal, tuple(without(rest, (c,))), new_table,
@@ -163,8 +165,9 @@ def _usable_at_once(
     keep = 1 if rules.last_discard == "required" else 0
     if len(hand) > keep and any(fits(m, card, rules) for m in table):
         return True
+    # The melds with the card are made of cards near it: the others need not be listed.
     return can_meld and any(card in cards and len(hand) > len(cards) - 1 + keep
-                            for cards in find_melds(hand, rules))
+                            for cards in find_melds(_near(list(hand), card), rules))
 
 
 def _could_use(
