@@ -21,12 +21,12 @@ the no-dead-ends rule in :mod:`rummykit.engine.finish`, the deal's score in
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Literal
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Literal, TypeAlias
 
 from rummykit.cards import format_cards
 from rummykit.engine.actions import DISCARDS, DRAW_PILE, DRAW_STOCK, END, Action
-from rummykit.engine.finish import dead_end, finishable_after, usable_after_draw
+from rummykit.engine.finish import PileUse, dead_end, finishable_after, usable_after_draw
 from rummykit.engine.layout import (
     Layout,
     check_layout,
@@ -61,6 +61,10 @@ DrawRefusal = Literal["pile-card-unusable", "pile-draw-dead-end"]
 DiscardRefusal = Literal["must-use-pile-card", "opening-short", "taken-discard"]
 """The rules that can forbid a discard."""
 
+MoveLog: TypeAlias = "tuple[MoveLog, int, Action] | None"
+"""The moves of a deal, newest first, each linked to the ones before it: (the moves before,
+the seat, the action). Immutable, so copies of a deal share it."""
+
 Event = Literal["turn-over", "refill"]
 """What happens to the stock between actions: the pile turned over into a new stock, or
 all of it but its top card shuffled into one."""
@@ -75,9 +79,9 @@ class Deal:
 
     __slots__ = (
         "_events",
-        "_history",
         "_laid",
-        "_movers",
+        "_log",
+        "_move_count",
         "_opened",
         "_pile_log",
         "_positions",
@@ -128,8 +132,8 @@ class Deal:
     refills_used: int
     _opened: list[bool]
     _laid: list[bool]
-    _history: list[Action]
-    _movers: list[int]
+    _log: MoveLog
+    _move_count: int
     _pile_log: list[tuple[int, tuple[int, ...]]]
     _events: tuple[tuple[int, Event], ...]  # rare and immutable: shared by copies
     _positions: dict[tuple[object, ...], int] | None
@@ -171,8 +175,8 @@ class Deal:
         self.refills_used = 0
         self._opened = [rules.opening == 0] * players
         self._laid = [False] * players
-        self._history = []
-        self._movers = []
+        self._log = None
+        self._move_count = 0
         self._pile_log = []
         self._events = ()
         self._positions = None
@@ -217,8 +221,8 @@ class Deal:
         new.refills_used = self.refills_used
         new._opened = self._opened[:]
         new._laid = self._laid[:]
-        new._history = self._history[:]
-        new._movers = self._movers[:]
+        new._log = self._log  # immutable: shared
+        new._move_count = self._move_count
         new._pile_log = self._pile_log[:]
         new._events = self._events
         new._positions = dict(self._positions) if self._positions else None
@@ -226,6 +230,14 @@ class Deal:
         new._tracker = self._tracker.copy() if self._tracker is not None else None
         new._result = self._result
         return new
+
+    def _set_moves(self, moves: Iterable[tuple[int, Action]]) -> None:
+        """Take ``moves`` (seat and action, oldest first) as the moves played so far."""
+        self._log = None
+        self._move_count = 0
+        for seat, action in moves:
+            self._log = (self._log, seat, action)
+            self._move_count += 1
 
     # -- reading the state -------------------------------------------------------------
 
@@ -241,7 +253,7 @@ class Deal:
     @property
     def history(self) -> tuple[Action, ...]:
         """Every action played in this deal, in order."""
-        return tuple(self._history)
+        return tuple(action for _, action in self.moves)
 
     @property
     def pile_draws(self) -> tuple[tuple[int, tuple[int, ...]], ...]:
@@ -255,14 +267,24 @@ class Deal:
         return self._events
 
     @property
+    def move_count(self) -> int:
+        """The number of actions played in this deal (``len(deal.history)``, at once)."""
+        return self._move_count
+
+    @property
     def last_mover(self) -> int | None:
         """The seat that played the last action of the deal (None before any)."""
-        return self._movers[-1] if self._movers else None
+        return self._log[1] if self._log is not None else None
 
     @property
     def moves(self) -> tuple[tuple[int, Action], ...]:
         """Every action played in this deal with the seat that played it."""
-        return tuple(zip(self._movers, self._history, strict=True))
+        moves = []
+        log = self._log
+        while log is not None:
+            log, seat, action = log
+            moves.append((seat, action))
+        return tuple(reversed(moves))
 
     def opened(self, seat: int) -> bool:
         """Whether the player has made his opening (always true without an opening rule)."""
@@ -310,12 +332,13 @@ class Deal:
         if pile:
             if rules.draw_pile == "any":
                 seen: set[int] = set()
+                use = PileUse(self) if rules.pile_card_must_be_used else None
                 for i in range(len(pile) - 1, -1, -1):
                     c = pile[i]
                     if c in seen:
                         continue
                     seen.add(c)
-                    if self._draw_pile_refusal(i) is None:
+                    if self._draw_pile_refusal(i, use) is None:
                         out.append(DRAW_PILE if i == len(pile) - 1 else Action("draw-pile", (c,)))
             elif self._draw_pile_refusal(len(pile) - 1) is None:
                 out.append(DRAW_PILE)
@@ -494,12 +517,13 @@ class Deal:
             f"you could not end the turn after taking {text}: it may not be discarded and "
             "nothing else could be played", code=refusal, params={"card": text})
 
-    def _draw_pile_refusal(self, index: int) -> DrawRefusal | None:
+    def _draw_pile_refusal(self, index: int, use: PileUse | None = None) -> DrawRefusal | None:
         """The rule that forbids taking the pile from ``index`` up now, or None (the one
-        home of these rules: :meth:`_draw_pile_problem` says them in words)."""
+        home of these rules: :meth:`_draw_pile_problem` says them in words). ``use``, when
+        given, answers :func:`usable_after_draw` for this position."""
         chosen = self.pile[index]
         if self.rules.pile_card_must_be_used:
-            if not usable_after_draw(self, index):
+            if not (use.usable(index) if use is not None else usable_after_draw(self, index)):
                 return "pile-card-unusable"
             rules = self.rules
             if rules.last_discard == "optional" and not (
@@ -564,8 +588,8 @@ class Deal:
         """Play an action without checking it: only for actions from :meth:`legal_actions`."""
         seat = self.to_move
         rules = self.rules
-        self._history.append(action)
-        self._movers.append(seat)
+        self._log = (self._log, seat, action)
+        self._move_count += 1
         match action.kind:
             case "draw-stock":
                 if not self.stock:
@@ -573,7 +597,7 @@ class Deal:
                     self.stock = self.pile[::-1]
                     self.pile = []
                     self.turn_overs_used += 1
-                    self._events += ((len(self._history) - 1, "turn-over"),)
+                    self._events += ((self._move_count - 1, "turn-over"),)
                 self.hands[seat].append(self.stock.pop())
                 self.phase = "play"
                 # The stock never grows back within a turn-over: no earlier position returns.
@@ -663,7 +687,7 @@ class Deal:
                     self.stock = new_stock
                     self.pile = self.pile[-1:]
                     self.refills_used += 1
-                    self._events += ((len(self._history), "refill"),)
+                    self._events += ((self._move_count, "refill"),)
                     self._positions = None
                 else:
                     self._finish(None, "refills")

@@ -31,7 +31,7 @@ from rummykit.rules import Rules
 if TYPE_CHECKING:
     from rummykit.engine.deal import Deal
 
-__all__ = ["dead_end", "ends_now", "finishable_after", "usable_after_draw"]
+__all__ = ["PileUse", "dead_end", "ends_now", "finishable_after", "usable_after_draw"]
 
 MANY = 1 << 30
 """Melds left in a turn where the rules do not limit them."""
@@ -192,14 +192,35 @@ def usable_after_draw(deal: Deal, index: int) -> bool:
     """Whether the pile card at ``index`` could be melded or laid off this turn if taken
     (with every card above it): directly on a meld of the table, in a meld with cards of
     the hand, or on a run of the table once cards of the hand have extended it up to it."""
-    chosen = deal.pile[index]
-    hand = deal.hands[deal.to_move] + deal.pile[index:]
-    rules = deal.rules
-    if deal.opened(deal.to_move):
-        for meld in deal.table:
-            if fits(meld, chosen, rules) or _reaches(meld, chosen, hand, rules):
-                return True
-    return any(chosen in cards for cards in find_melds(_near(hand, chosen), rules))
+    return PileUse(deal).usable(index)
+
+
+class PileUse:
+    """:func:`usable_after_draw` for the pile cards of one position: what the table offers
+    is worked out once for all of them."""
+
+    __slots__ = ("deal", "fitting", "runs")
+
+    def __init__(self, deal: Deal) -> None:
+        self.deal = deal
+        rules = deal.rules
+        table = deal.table if deal.opened(deal.to_move) else []
+        self.fitting = frozenset().union(*(layoff_targets(m, rules).cards for m in table))
+        """The cards that fit a meld of the table."""
+        self.runs = [m for m in table if m.kind == "run"]
+        """The runs that cards of the hand could extend up to a pile card."""
+
+    def usable(self, index: int) -> bool:
+        """:func:`usable_after_draw` of the pile card at ``index``."""
+        deal = self.deal
+        chosen = deal.pile[index]
+        if chosen in self.fitting:
+            return True
+        hand = deal.hands[deal.to_move] + deal.pile[index:]
+        rules = deal.rules
+        if any(_reaches(meld, chosen, hand, rules) for meld in self.runs):
+            return True
+        return any(chosen in cards for cards in find_melds(_near(hand, chosen), rules))
 
 
 def _reaches(meld: Meld, chosen: int, hand: list[int], rules: Rules) -> bool:
