@@ -134,6 +134,12 @@ def meld_points(meld: Meld, rules: Rules, by: int | None = None) -> int:
 # -- checking ------------------------------------------------------------------------
 
 
+_MADE_LIMIT = 1 << 14
+_made: dict[tuple[object, ...], Meld] = {}
+"""Melds made lately, by their cards, owner and the options that decide them: a search
+makes the same melds over and over, and a meld never changes."""
+
+
 def make_meld(cards: Sequence[int], rules: Rules, owner: int) -> Meld:
     """The meld these cards form, or :class:`IllegalActionError` saying why not.
 
@@ -142,6 +148,17 @@ def make_meld(cards: Sequence[int], rules: Rules, owner: int) -> Meld:
     written. An ace in a run is low (A-2-3) or, where the rules let it, high (Q-K-A), never
     both in one run, so a run spans at most 13 places.
     """
+    key = (tuple(cards), owner, rules.set_min, rules.set_max, rules.run_min, rules.aces)
+    meld = _made.get(key)
+    if meld is None:
+        meld = _make_meld(cards, rules, owner)
+        if len(_made) >= _MADE_LIMIT:
+            _made.clear()
+        _made[key] = meld
+    return meld
+
+
+def _make_meld(cards: Sequence[int], rules: Rules, owner: int) -> Meld:
     naturals = [c for c in cards if c != JOKER_CODE]
     if not naturals:
         shown = format_cards(cards)

@@ -114,20 +114,19 @@ def _search(
     rules = deal.rules
     if pending < 0 and opened and ends_now(deal, rest):
         return True
+    if pending >= 0 and opened and _usable_at_once(rest, table, pending, melds_left > 0, deal):
+        # Using the pile card settles the turn: what is left may then be discarded (a pile
+        # card that must be used is never a card that may not be discarded), or nothing is
+        # left and the player is out where that is allowed.
+        return True
+    if pending >= 0 and not _could_use(rest, table, pending, melds_left > 0, opened, deal):
+        return False
     key = (rest, pending, opened, value, melds_left, tuple(table))
     known = memo.get(key)
     if known is not None:
         return known
     memo[key] = False
     seat = deal.to_move
-    if pending >= 0 and opened and _usable_at_once(rest, table, pending, melds_left > 0, deal):
-        # Using the pile card settles the turn: what is left may then be discarded (a pile
-        # card that must be used is never a card that may not be discarded), or nothing is
-        # left and the player is out where that is allowed.
-        memo[key] = True
-        return True
-    if pending >= 0 and not _could_use(rest, table, pending, melds_left > 0, opened, deal):
-        return False  # memo[key] is False already
     if melds_left > 0:
         for cards in find_melds(rest, rules):
             meld = make_meld(cards, rules, seat)
