@@ -66,6 +66,17 @@ class Meld:
     _targets: tuple[Rules, LayoffTargets] | None = field(
         default=None, init=False, repr=False, compare=False)
     """What :func:`layoff_targets` found, kept with the rules it was found under."""
+    _hash: int | None = field(default=None, init=False, repr=False, compare=False)
+
+    def __hash__(self) -> int:
+        # The hash of the compared fields, as the dataclass would make it, made once (the
+        # turn search keys its memo on whole tables).
+        h = self._hash
+        if h is None:
+            h = hash((self.kind, self.cards, self.layers, self.owner, self.rank, self.suit,
+                      self.low, self.high))
+            object.__setattr__(self, "_hash", h)
+        return h
 
     def __str__(self) -> str:
         return format_cards(self.cards)

@@ -368,9 +368,10 @@ class Deal:
                         if finishable_after(self, (c,), new, number - 1):
                             out.append(Action("layoff", (c,), number, low))
         if self._turn_discard_refusal() is None:
-            for c in sorted(set(hand)):
-                if self._discard_refusal(c) is None:
-                    out.append(DISCARDS[c])
+            # Of the rules of a discard, only the taken card's depends on the card.
+            taken = self.taken
+            out.extend([DISCARDS[c] for c in sorted(set(hand))
+                        if c != taken or self._discard_refusal(c) is None])
         return out
 
     # -- checking ----------------------------------------------------------------------

@@ -164,9 +164,8 @@ def _usable_at_once(
     keep = 1 if rules.last_discard == "required" else 0
     if len(hand) > keep and any(fits(m, card, rules) for m in table):
         return True
-    # The melds with the card are made of cards near it: the others need not be listed.
-    return can_meld and any(card in cards and len(hand) > len(cards) - 1 + keep
-                            for cards in find_melds(_near(list(hand), card), rules))
+    return can_meld and any(len(hand) > len(cards) - 1 + keep
+                            for cards in _melds_with(card, hand, rules))
 
 
 def _could_use(
@@ -181,7 +180,7 @@ def _could_use(
     if opened and any(fits(m, card, rules) or _reaches(m, card, list(hand), rules)
                       for m in table):
         return True
-    return can_meld and any(card in cards for cards in find_melds(_near(list(hand), card), rules))
+    return can_meld and bool(_melds_with(card, hand, rules))
 
 
 # -- a pile card that must be used (rummy500) ----------------------------------------
@@ -219,7 +218,7 @@ class PileUse:
         rules = deal.rules
         if any(_reaches(meld, chosen, hand, rules) for meld in self.runs):
             return True
-        return any(chosen in cards for cards in find_melds(_near(hand, chosen), rules))
+        return bool(_melds_with(chosen, hand, rules))
 
 
 def _reaches(meld: Meld, chosen: int, hand: list[int], rules: Rules) -> bool:
@@ -246,6 +245,12 @@ def _reaches(meld: Meld, chosen: int, hand: list[int], rules: Rules) -> bool:
         if sum(1 for p in gap if p not in present) <= jokers:
             return True
     return False
+
+
+def _melds_with(card: int, hand: Sequence[int], rules: Rules) -> list[tuple[int, ...]]:
+    """The melds of cards of ``hand`` (which holds ``card``) that hold ``card``: only the
+    cards near it can share a meld with it, so only those are listed."""
+    return [cards for cards in find_melds(_near(list(hand), card), rules) if card in cards]
 
 
 def _near(hand: list[int], chosen: int) -> list[int]:
