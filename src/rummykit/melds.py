@@ -357,9 +357,12 @@ def layoff_targets(meld: Meld, rules: Rules) -> LayoffTargets:
         candidates = [meld.suit * 13 + (0 if p == 14 else p - 1)
                       for p in (meld.high + 1, meld.low - 1) if 1 <= p <= 14]
     ends: list[tuple[bool, ...]] = [()] * (JOKER_CODE + 1)
+    fitting = []
     for code in (*candidates, JOKER_CODE):
         ends[code] = layoff_ends(meld, code, rules)
-    targets = LayoffTargets(frozenset(code for code, e in enumerate(ends) if e), tuple(ends))
+        if ends[code]:
+            fitting.append(code)
+    targets = LayoffTargets(frozenset(fitting), tuple(ends))
     object.__setattr__(meld, "_targets", (rules, targets))
     return targets
 

@@ -360,9 +360,11 @@ class Deal:
             distinct = set(hand)
             for number, meld in enumerate(self.table, 1):
                 targets = layoff_targets(meld, rules)
-                if targets.cards.isdisjoint(distinct):
+                fitting = targets.cards.intersection(distinct)
+                if not fitting:
                     continue
-                for c in distinct:
+                # Several cards are listed in the order of ``distinct``, as they always were.
+                for c in distinct if len(fitting) > 1 else fitting:
                     for low in targets.ends[c]:
                         new = layoff(meld, c, rules, seat, low)
                         if finishable_after(self, (c,), new, number - 1):
@@ -709,7 +711,7 @@ class Deal:
         since the stock or the table last changed: the player to move, the pile and every
         hand. (The stock, the table, the turn-overs and refills used and who has opened or
         laid cards are the same for all of them: a change to any of those is for good.)"""
-        return (self.to_move, tuple(self.pile), *(tuple(sorted(h)) for h in self.hands))
+        return (self.to_move, tuple(self.pile), *map(tuple, map(sorted, self.hands)))
 
     def _check_repetition(self) -> None:
         """A new turn starts: end the deal if its position has now come up ``repetition``

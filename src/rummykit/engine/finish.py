@@ -141,9 +141,7 @@ def _search(
     if opened:
         for i, meld in enumerate(table):
             targets = layoff_targets(meld, rules)
-            if targets.cards.isdisjoint(rest):
-                continue
-            for c in set(rest):
+            for c in targets.cards.intersection(rest):
                 for low in targets.ends[c]:
                     new_table = table[:]
                     new_table[i] = layoff(meld, c, rules, seat, low)
@@ -205,8 +203,11 @@ class PileUse:
         table = deal.table if deal.opened(deal.to_move) else []
         self.fitting = frozenset().union(*(layoff_targets(m, rules).cards for m in table))
         """The cards that fit a meld of the table."""
-        self.runs = [m for m in table if m.kind == "run"]
-        """The runs that cards of the hand could extend up to a pile card."""
+        self.runs: list[list[Meld]] = [[], [], [], []]
+        """The runs of each suit: cards of the hand could extend one up to a pile card."""
+        for meld in table:
+            if meld.kind == "run":
+                self.runs[meld.suit].append(meld)
 
     def usable(self, index: int) -> bool:
         """:func:`usable_after_draw` of the pile card at ``index``."""
@@ -216,7 +217,8 @@ class PileUse:
             return True
         hand = deal.hands[deal.to_move] + deal.pile[index:]
         rules = deal.rules
-        if any(_reaches(meld, chosen, hand, rules) for meld in self.runs):
+        runs = self.runs[chosen // 13] if chosen != JOKER_CODE else []
+        if any(_reaches(meld, chosen, hand, rules) for meld in runs):
             return True
         return bool(_melds_with(chosen, hand, rules))
 
