@@ -68,6 +68,12 @@ class Meld:
     """What :func:`layoff_targets` found, kept with the rules it was found under."""
     _hash: int | None = field(default=None, init=False, repr=False, compare=False)
 
+    def __reduce__(self) -> tuple[type[Meld], tuple[object, ...]]:
+        # Pickled and copied without what it keeps (a string's hash differs between
+        # processes, so a kept hash must not travel).
+        return (Meld, (self.kind, self.cards, self.layers, self.owner, self.rank, self.suit,
+                       self.low, self.high))
+
     def __hash__(self) -> int:
         # The hash of the compared fields, as the dataclass would make it, made once (the
         # turn search keys its memo on whole tables).
