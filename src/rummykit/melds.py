@@ -459,6 +459,12 @@ def _run_melds(positions: int, suit: int, run_min: int) -> tuple[tuple[int, ...]
     )
 
 
+_SUIT = tuple(code // 13 for code in range(JOKER_CODE + 1))
+"""Each card code's suit (4 for the joker)."""
+_POSITION_BIT = tuple(2 << code % 13 for code in range(JOKER_CODE + 1))
+"""Each natural card's bit in its suit's mask (bit 1 the ace, 13 the king)."""
+
+
 def find_melds(hand: Sequence[int], rules: Rules) -> list[tuple[int, ...]]:
     """Every distinct meld the hand can form, each as its cards in notation order.
 
@@ -466,17 +472,15 @@ def find_melds(hand: Sequence[int], rules: Rules) -> list[tuple[int, ...]]:
     of ``run_min`` or more. With jokers, also every way to fill gaps (or replace natural
     cards) with the jokers the hand holds.
     """
-    suit_masks = [0, 0, 0, 0]  # bit r + 1 for the rank-r card of the suit (bit 1: ace)
-    jokers = 0
+    # Bit r + 1 of a suit's mask for the rank-r card of the suit (bit 1: the ace); the
+    # fifth mask only tells whether the hand holds a joker.
+    suit_masks = [0, 0, 0, 0, 0]
     for c in hand:
-        if c == JOKER_CODE:
-            jokers += 1
-        else:
-            suit_masks[c // 13] |= 2 << c % 13
-    if jokers:
-        return _find_with_jokers(hand, suit_masks, jokers, rules)
+        suit_masks[_SUIT[c]] |= _POSITION_BIT[c]
+    if suit_masks[4]:
+        return _find_with_jokers(hand, suit_masks, hand.count(JOKER_CODE), rules)
     out: list[tuple[int, ...]] = []
-    clubs, diamonds, hearts, spades = suit_masks
+    clubs, diamonds, hearts, spades, _ = suit_masks
     # The ranks held in three suits or more (a set needs set_min >= 3 of them).
     ranks = clubs & diamonds & (hearts | spades) | hearts & spades & (clubs | diamonds)
     while ranks:
