@@ -537,7 +537,8 @@ class Deal:
             trial.push(Action("draw-pile", (chosen,)) if index < len(self.pile) - 1
                        else DRAW_PILE)
             return None if trial.legal_actions() else "pile-draw-dead-end"
-        if any(c != chosen for c in self.hands[self.to_move]):
+        hand = self.hands[self.to_move]
+        if hand.count(chosen) < len(hand):  # a card other than the one taken is left
             return None
         trial = self.copy()
         trial.push(DRAW_PILE)

@@ -44,7 +44,7 @@ def ends_now(deal: Deal, rest: Sequence[int]) -> bool:
     if not rest:
         return deal.rules.last_discard == "optional"
     taken = deal.taken
-    if taken < 0 or any(c != taken for c in rest):
+    if taken < 0 or rest.count(taken) < len(rest):  # a card other than the taken one
         return True
     # Only the card taken from the pile (and its twin) is left.
     return len(rest) == 1 and deal.rules.taken_discard == "last-card"
