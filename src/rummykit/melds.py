@@ -15,16 +15,17 @@ be high. A set's jokers stand for suits the set lacks.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from functools import cache
+from dataclasses import dataclass, field
+from functools import cache, lru_cache
 from itertools import combinations
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from rummykit.cards import JOKER_CODE, RANK_NAMES, SUIT_NAMES, format_cards
 from rummykit.errors import IllegalActionError
 from rummykit.rules import Rules
 
 __all__ = [
+    "LayoffTargets",
     "Meld",
     "MeldKind",
     "best_deadwood",
@@ -35,6 +36,7 @@ __all__ = [
     "layoff",
     "layoff_ends",
     "layoff_problem",
+    "layoff_targets",
     "make_meld",
     "meld_points",
 ]
@@ -61,6 +63,26 @@ class Meld:
     """A run's lowest position (1 = low ace)."""
     high: int = 0
     """A run's highest position (14 = high ace)."""
+    _targets: tuple[Rules, LayoffTargets] | None = field(
+        default=None, init=False, repr=False, compare=False)
+    """What :func:`layoff_targets` found, kept with the rules it was found under."""
+    _hash: int | None = field(default=None, init=False, repr=False, compare=False)
+
+    def __reduce__(self) -> tuple[type[Meld], tuple[object, ...]]:
+        # Pickled and copied without what it keeps (a string's hash differs between
+        # processes, so a kept hash must not travel).
+        return (Meld, (self.kind, self.cards, self.layers, self.owner, self.rank, self.suit,
+                       self.low, self.high))
+
+    def __hash__(self) -> int:
+        # The hash of the compared fields, as the dataclass would make it, made once (the
+        # turn search keys its memo on whole tables).
+        h = self._hash
+        if h is None:
+            h = hash((self.kind, self.cards, self.layers, self.owner, self.rank, self.suit,
+                      self.low, self.high))
+            object.__setattr__(self, "_hash", h)
+        return h
 
     def __str__(self) -> str:
         return format_cards(self.cards)
@@ -129,6 +151,12 @@ def meld_points(meld: Meld, rules: Rules, by: int | None = None) -> int:
 # -- checking ------------------------------------------------------------------------
 
 
+_MADE_LIMIT = 1 << 14
+_made: dict[tuple[object, ...], Meld] = {}
+"""Melds made lately, by their cards, owner and the options that decide them: a search
+makes the same melds over and over, and a meld never changes."""
+
+
 def make_meld(cards: Sequence[int], rules: Rules, owner: int) -> Meld:
     """The meld these cards form, or :class:`IllegalActionError` saying why not.
 
@@ -137,21 +165,31 @@ def make_meld(cards: Sequence[int], rules: Rules, owner: int) -> Meld:
     written. An ace in a run is low (A-2-3) or, where the rules let it, high (Q-K-A), never
     both in one run, so a run spans at most 13 places.
     """
+    key = (tuple(cards), owner, rules.set_min, rules.set_max, rules.run_min, rules.aces)
+    meld = _made.get(key)
+    if meld is None:
+        meld = _make_meld(cards, rules, owner)
+        if len(_made) >= _MADE_LIMIT:
+            _made.clear()
+        _made[key] = meld
+    return meld
+
+
+def _make_meld(cards: Sequence[int], rules: Rules, owner: int) -> Meld:
     naturals = [c for c in cards if c != JOKER_CODE]
-    shown = format_cards(cards)
     if not naturals:
+        shown = format_cards(cards)
         raise IllegalActionError(f"{shown} is not a meld: a meld needs a natural card",
                                  code="meld-no-natural", params={"cards": shown})
     ranks = {c % 13 for c in naturals}
     if len(ranks) == 1 and (len(naturals) > 1 or len(cards) <= rules.set_max):
-        return _make_set(cards, naturals, rules, owner, shown)
-    return _make_run(cards, naturals, rules, owner, shown)
+        return _make_set(cards, naturals, rules, owner)
+    return _make_run(cards, naturals, rules, owner)
 
 
-def _make_set(
-    cards: Sequence[int], naturals: list[int], rules: Rules, owner: int, shown: str
-) -> Meld:
+def _make_set(cards: Sequence[int], naturals: list[int], rules: Rules, owner: int) -> Meld:
     if not rules.set_min <= len(cards) <= rules.set_max:
+        shown = format_cards(cards)
         raise IllegalActionError(
             f"{shown} is not a meld: a set is {rules.set_min} to {rules.set_max} cards of one "
             "rank", code="set-size",
@@ -159,21 +197,22 @@ def _make_set(
         )
     suits = [c // 13 for c in naturals]
     if len(set(suits)) != len(suits):
+        shown = format_cards(cards)
         raise IllegalActionError(f"{shown} is not a meld: the suits of a set must all differ",
                                  code="set-suits", params={"cards": shown})
     ordered = tuple(sorted(naturals)) + (JOKER_CODE,) * (len(cards) - len(naturals))
     return Meld("set", ordered, (owner,) * len(cards), owner, rank=naturals[0] % 13 + 1)
 
 
-def _make_run(
-    cards: Sequence[int], naturals: list[int], rules: Rules, owner: int, shown: str
-) -> Meld:
+def _make_run(cards: Sequence[int], naturals: list[int], rules: Rules, owner: int) -> Meld:
     if len({c // 13 for c in naturals}) > 1:
+        shown = format_cards(cards)
         raise IllegalActionError(
             f"{shown} is not a meld: a set is cards of one rank, a run cards of one suit",
             code="meld-mixed", params={"cards": shown},
         )
     if len(cards) < rules.run_min:
+        shown = format_cards(cards)
         raise IllegalActionError(
             f"{shown} is not a meld: a run is {rules.run_min} or more cards in sequence",
             code="run-length", params={"cards": shown, "min": rules.run_min},
@@ -196,6 +235,7 @@ def _make_run(
         why = "cards of one suit in sequence, the ace low or high but never K-A-2"
     else:
         why = "cards of one suit in sequence, with the ace low only (A-2-3)"
+    shown = format_cards(cards)
     raise IllegalActionError(f"{shown} is not a meld: a run is {why}, written in order",
                              code="run-sequence", params={"cards": shown})
 
@@ -299,9 +339,43 @@ def layoff_ends(meld: Meld, code: int, rules: Rules) -> tuple[bool, ...]:
     return (False,) if _misfit(meld, code, rules, False) is None else ()
 
 
+class LayoffTargets(NamedTuple):
+    """The cards that can be laid off on one meld (see :func:`layoff_targets`)."""
+
+    cards: frozenset[int]
+    """The codes of the cards that fit."""
+    ends: tuple[tuple[bool, ...], ...]
+    """:func:`layoff_ends` of every card code: ``ends[code]``."""
+
+
+def layoff_targets(meld: Meld, rules: Rules) -> LayoffTargets:
+    """The cards that can be laid off on ``meld``, each with its :func:`layoff_ends`.
+
+    Only a card of the set's rank, a card of the run's suit just beyond one of its ends,
+    or a joker can fit; :func:`layoff_ends` decides each of those. A meld never changes,
+    so the answer is kept on it (a lay-off makes a new meld)."""
+    kept = meld._targets
+    if kept is not None and kept[0] is rules:
+        return kept[1]
+    if meld.kind == "set":
+        candidates = [s * 13 + meld.rank - 1 for s in range(4)]
+    else:
+        candidates = [meld.suit * 13 + (0 if p == 14 else p - 1)
+                      for p in (meld.high + 1, meld.low - 1) if 1 <= p <= 14]
+    ends: list[tuple[bool, ...]] = [()] * (JOKER_CODE + 1)
+    fitting = []
+    for code in (*candidates, JOKER_CODE):
+        ends[code] = layoff_ends(meld, code, rules)
+        if ends[code]:
+            fitting.append(code)
+    targets = LayoffTargets(frozenset(fitting), tuple(ends))
+    object.__setattr__(meld, "_targets", (rules, targets))
+    return targets
+
+
 def fits(meld: Meld, code: int, rules: Rules) -> bool:
     """Whether ``code`` can be laid off on ``meld`` in some way."""
-    return bool(layoff_ends(meld, code, rules))
+    return code in layoff_targets(meld, rules).cards
 
 
 def layoff(meld: Meld, code: int, rules: Rules, by: int, low: bool = False) -> Meld:
@@ -311,8 +385,9 @@ def layoff(meld: Meld, code: int, rules: Rules, by: int, low: bool = False) -> M
     A joker extends a run at its high end, or its low end with ``low``; a natural card
     extends the end its rank fits.
     """
-    problem = layoff_problem(meld, code, rules, low)
-    if problem is not None:
+    if low not in layoff_targets(meld, rules).ends[code]:
+        problem = layoff_problem(meld, code, rules, low)
+        assert problem is not None  # layoff_targets asks the same predicate
         raise problem
     if meld.kind == "set":
         cards = (*meld.cards, code)
@@ -329,6 +404,10 @@ def layoff(meld: Meld, code: int, rules: Rules, by: int, low: bool = False) -> M
 
 
 # -- listing the melds of a hand -----------------------------------------------------
+#
+# The melds of a hand depend only on which ranks it holds in each suit (a bitmask per
+# suit) and, with jokers, on how many jokers it holds. The melds of each mask are listed
+# once and kept (the tables below), so listing a hand's melds is a few lookups.
 
 
 @cache
@@ -361,6 +440,31 @@ def _subsets(mask: int, set_min: int, set_max: int) -> tuple[tuple[int, ...], ..
     return tuple(out)
 
 
+@cache
+def _set_melds(suits: int, rank: int, set_min: int, set_max: int) -> tuple[tuple[int, ...], ...]:
+    """The sets (no jokers) of the cards of ``rank`` in the suits of the 4-bit mask."""
+    return tuple(tuple(s * 13 + rank - 1 for s in sub)
+                 for sub in _subsets(suits, set_min, set_max))
+
+
+@cache
+def _run_melds(positions: int, suit: int, run_min: int) -> tuple[tuple[int, ...], ...]:
+    """The runs (no jokers) of the cards of ``suit`` at the positions of the mask (bit 1 a
+    low ace, 14 a high ace)."""
+    base = suit * 13 - 1
+    return tuple(
+        tuple(base + (1 if p == 14 else p) for p in range(lo, hi + 1))
+        for lo, hi in _intervals(positions, run_min)
+        if not (lo == 1 and hi == 14)  # the ace is low or high in a run, never both
+    )
+
+
+_SUIT = tuple(code // 13 for code in range(JOKER_CODE + 1))
+"""Each card code's suit (4 for the joker)."""
+_POSITION_BIT = tuple(2 << code % 13 for code in range(JOKER_CODE + 1))
+"""Each natural card's bit in its suit's mask (bit 1 the ace, 13 the king)."""
+
+
 def find_melds(hand: Sequence[int], rules: Rules) -> list[tuple[int, ...]]:
     """Every distinct meld the hand can form, each as its cards in notation order.
 
@@ -368,90 +472,109 @@ def find_melds(hand: Sequence[int], rules: Rules) -> list[tuple[int, ...]]:
     of ``run_min`` or more. With jokers, also every way to fill gaps (or replace natural
     cards) with the jokers the hand holds.
     """
-    suit_masks = [0, 0, 0, 0]
-    rank_masks = [0] * 14
-    jokers = 0
+    # Bit r + 1 of a suit's mask for the rank-r card of the suit (bit 1: the ace); the
+    # fifth mask only tells whether the hand holds a joker.
+    suit_masks = [0, 0, 0, 0, 0]
     for c in hand:
-        if c == JOKER_CODE:
-            jokers += 1
-            continue
-        s, r = divmod(c, 13)
-        suit_masks[s] |= 2 << r
-        rank_masks[r + 1] |= 1 << s
-    if jokers:
-        return _find_with_jokers(suit_masks, rank_masks, jokers, rules)
+        suit_masks[_SUIT[c]] |= _POSITION_BIT[c]
+    if suit_masks[4]:
+        return _find_with_jokers(hand, suit_masks, hand.count(JOKER_CODE), rules)
     out: list[tuple[int, ...]] = []
-    set_min, set_max = rules.set_min, rules.set_max
-    for rank in range(1, 14):
-        m = rank_masks[rank]
-        if m.bit_count() >= set_min:
-            for suits in _subsets(m, set_min, set_max):
-                out.append(tuple(s * 13 + rank - 1 for s in suits))
+    clubs, diamonds, hearts, spades, _ = suit_masks
+    # The ranks held in three suits or more (a set needs set_min >= 3 of them).
+    ranks = clubs & diamonds & (hearts | spades) | hearts & spades & (clubs | diamonds)
+    while ranks:
+        rank = (ranks & -ranks).bit_length() - 1
+        ranks &= ranks - 1
+        suits = (clubs >> rank & 1 | (diamonds >> rank & 1) << 1 | (hearts >> rank & 1) << 2
+                 | (spades >> rank & 1) << 3)
+        out.extend(_set_melds(suits, rank, rules.set_min, rules.set_max))
     high = rules.high_aces
     run_min = rules.run_min
     for s in range(4):
         m = suit_masks[s]
         if high and m & 2:
             m |= 1 << 14
-        if m.bit_count() < run_min:
-            continue
-        base = s * 13 - 1
-        for lo, hi in _intervals(m, run_min):
-            if lo == 1 and hi == 14:
-                continue  # the ace is low or high in a run, never both
-            out.append(tuple(base + (1 if p == 14 else p) for p in range(lo, hi + 1)))
+        if m.bit_count() >= run_min:
+            out.extend(_run_melds(m, s, run_min))
     return out
 
 
 def _find_with_jokers(
-    suit_masks: list[int], rank_masks: list[int], jokers: int, rules: Rules
+    hand: Sequence[int], suit_masks: list[int], jokers: int, rules: Rules
 ) -> list[tuple[int, ...]]:
+    rank_masks = [0] * 14  # bit s for the card of suit s
+    for c in hand:
+        if c != JOKER_CODE:
+            rank_masks[c % 13 + 1] |= 1 << c // 13
     out: list[tuple[int, ...]] = []
     for rank in range(1, 14):
         m = rank_masks[rank]
-        if not m:
-            continue
-        for sub in range(1, 16):
-            if sub & m != sub:
-                continue
-            k = sub.bit_count()
-            naturals = tuple(s * 13 + rank - 1 for s in range(4) if sub >> s & 1)
-            for size in range(max(rules.set_min, k), min(rules.set_max, k + jokers) + 1):
-                out.append(naturals + (JOKER_CODE,) * (size - k))
-    top = 14 if rules.high_aces else 13
+        if m:
+            out.extend(_joker_set_melds(m, rank, jokers, rules.set_min, rules.set_max))
+    high = rules.high_aces
+    top = 14 if high else 13
     for s in range(4):
         m = suit_masks[s]
-        if not m:
-            continue
-        if rules.high_aces and m & 2:
-            m |= 1 << 14
-        for lo in range(1, top + 1):
-            # Grow the run upwards from lo; once it lacks more cards than there are
-            # jokers, every longer run from lo does too.
-            present: list[int] = []
-            missing = 0
-            for hi in range(lo, top + 1):
-                if m >> hi & 1:
-                    present.append(hi)
-                else:
-                    missing += 1
-                    if missing > jokers:
-                        break
-                length = hi - lo + 1
-                if length < rules.run_min or not present:
-                    continue
-                if lo == 1 and hi == 14:
-                    continue  # the ace is low or high in a run, never both
-                if len(present) == 1 and length <= rules.set_max:
-                    continue  # one natural and jokers reads as a set in notation
-                spare = jokers - missing
-                for replaced in _replacements(present, spare, length, rules.set_max):
-                    out.append(tuple(
-                        JOKER_CODE if (p in replaced or not m >> p & 1)
-                        else s * 13 + (0 if p == 14 else p - 1)
-                        for p in range(lo, hi + 1)
-                    ))
+        if m:
+            if high and m & 2:
+                m |= 1 << 14
+            out.extend(_joker_run_melds(m, s, jokers, rules.run_min, rules.set_max, top))
     return out
+
+
+@cache
+def _joker_set_melds(
+    suits: int, rank: int, jokers: int, set_min: int, set_max: int
+) -> tuple[tuple[int, ...], ...]:
+    """The sets of the cards of ``rank`` in the suits of the 4-bit mask and up to
+    ``jokers`` jokers."""
+    out = []
+    for sub in range(1, 16):
+        if sub & suits != sub:
+            continue
+        k = sub.bit_count()
+        naturals = tuple(s * 13 + rank - 1 for s in range(4) if sub >> s & 1)
+        for size in range(max(set_min, k), min(set_max, k + jokers) + 1):
+            out.append(naturals + (JOKER_CODE,) * (size - k))
+    return tuple(out)
+
+
+@lru_cache(maxsize=1 << 15)
+def _joker_run_melds(
+    positions: int, suit: int, jokers: int, run_min: int, set_max: int, top: int
+) -> tuple[tuple[int, ...], ...]:
+    """The runs of the cards of ``suit`` at the positions of the mask (bit 1 a low ace,
+    14 a high ace, ``top`` the highest place) and up to ``jokers`` jokers, in gaps or in
+    place of natural cards."""
+    out = []
+    for lo in range(1, top + 1):
+        # Grow the run upwards from lo; once it lacks more cards than there are
+        # jokers, every longer run from lo does too.
+        present: list[int] = []
+        missing = 0
+        for hi in range(lo, top + 1):
+            if positions >> hi & 1:
+                present.append(hi)
+            else:
+                missing += 1
+                if missing > jokers:
+                    break
+            length = hi - lo + 1
+            if length < run_min or not present:
+                continue
+            if lo == 1 and hi == 14:
+                continue  # the ace is low or high in a run, never both
+            if len(present) == 1 and length <= set_max:
+                continue  # one natural and jokers reads as a set in notation
+            spare = jokers - missing
+            for replaced in _replacements(present, spare, length, set_max):
+                out.append(tuple(
+                    JOKER_CODE if (p in replaced or not positions >> p & 1)
+                    else suit * 13 + (0 if p == 14 else p - 1)
+                    for p in range(lo, hi + 1)
+                ))
+    return tuple(out)
 
 
 def _replacements(

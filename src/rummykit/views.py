@@ -217,7 +217,7 @@ def view(game: Match | Deal, seat: int, *, recent: int | None = None) -> View:
         ),
         melds=tuple(deal.table),
         history=_history(deal, recent),
-        history_length=len(deal.history),
+        history_length=deal.move_count,
         pile_draws=tuple((s, tuple(CARDS[c] for c in cards)) for s, cards in deal.pile_draws),
         events=deal.events,
         totals=tuple(match.totals) if match else (0,) * deal.players,

@@ -16,7 +16,7 @@ from typing import Literal, NamedTuple, get_args
 from rummykit.cards import CARDS, Card, format_cards
 from rummykit.errors import NotationError
 
-__all__ = ["DRAW_PILE", "DRAW_STOCK", "END", "KINDS", "Action", "ActionKind"]
+__all__ = ["DISCARDS", "DRAW_PILE", "DRAW_STOCK", "END", "KINDS", "Action", "ActionKind"]
 
 ActionKind = Literal["draw-stock", "draw-pile", "meld", "layoff", "discard", "end"]
 """The kinds of action."""
@@ -118,3 +118,5 @@ def _parse_draw(text: str, rest: list[str]) -> Action:
 DRAW_STOCK = Action("draw-stock")
 DRAW_PILE = Action("draw-pile")
 END = Action("end")
+DISCARDS: tuple[Action, ...] = tuple(Action("discard", (code,)) for code in range(53))
+"""The discard of each card code, made once (``DISCARDS[code]``)."""

@@ -21,12 +21,12 @@ the no-dead-ends rule in :mod:`rummykit.engine.finish`, the deal's score in
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Literal
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Literal, TypeAlias
 
 from rummykit.cards import format_cards
-from rummykit.engine.actions import DRAW_PILE, DRAW_STOCK, END, Action
-from rummykit.engine.finish import dead_end, finishable_after, usable_after_draw
+from rummykit.engine.actions import DISCARDS, DRAW_PILE, DRAW_STOCK, END, Action
+from rummykit.engine.finish import PileUse, dead_end, finishable_after, usable_after_draw
 from rummykit.engine.layout import (
     Layout,
     check_layout,
@@ -36,7 +36,14 @@ from rummykit.engine.layout import (
 )
 from rummykit.engine.scoring import DealEnd, DealResult, deal_points
 from rummykit.errors import IllegalActionError, RecordError
-from rummykit.melds import Meld, find_melds, layoff, layoff_ends, make_meld, meld_points
+from rummykit.melds import (
+    Meld,
+    find_melds,
+    layoff,
+    layoff_targets,
+    make_meld,
+    meld_points,
+)
 from rummykit.rules import Rules
 
 if TYPE_CHECKING:
@@ -47,6 +54,16 @@ __all__ = ["Deal", "DealResult", "Event", "Layout", "LegalActions", "Phase"]
 Phase = Literal["draw", "play", "over"]
 """A turn starts in ``draw``; after the draw the player melds, lays off and discards in
 ``play``; ``over`` once the deal has ended."""
+
+DrawRefusal = Literal["pile-card-unusable", "pile-draw-dead-end"]
+"""The rules that can forbid a draw from the pile."""
+
+DiscardRefusal = Literal["must-use-pile-card", "opening-short", "taken-discard"]
+"""The rules that can forbid a discard."""
+
+MoveLog: TypeAlias = "tuple[MoveLog, int, Action] | None"
+"""The moves of a deal, newest first, each linked to the ones before it: (the moves before,
+the seat, the action). Immutable, so copies of a deal share it."""
 
 Event = Literal["turn-over", "refill"]
 """What happens to the stock between actions: the pile turned over into a new stock, or
@@ -62,9 +79,9 @@ class Deal:
 
     __slots__ = (
         "_events",
-        "_history",
         "_laid",
-        "_movers",
+        "_log",
+        "_move_count",
         "_opened",
         "_pile_log",
         "_positions",
@@ -115,8 +132,8 @@ class Deal:
     refills_used: int
     _opened: list[bool]
     _laid: list[bool]
-    _history: list[Action]
-    _movers: list[int]
+    _log: MoveLog
+    _move_count: int
     _pile_log: list[tuple[int, tuple[int, ...]]]
     _events: tuple[tuple[int, Event], ...]  # rare and immutable: shared by copies
     _positions: dict[tuple[object, ...], int] | None
@@ -158,8 +175,8 @@ class Deal:
         self.refills_used = 0
         self._opened = [rules.opening == 0] * players
         self._laid = [False] * players
-        self._history = []
-        self._movers = []
+        self._log = None
+        self._move_count = 0
         self._pile_log = []
         self._events = ()
         self._positions = None
@@ -204,8 +221,8 @@ class Deal:
         new.refills_used = self.refills_used
         new._opened = self._opened[:]
         new._laid = self._laid[:]
-        new._history = self._history[:]
-        new._movers = self._movers[:]
+        new._log = self._log  # immutable: shared
+        new._move_count = self._move_count
         new._pile_log = self._pile_log[:]
         new._events = self._events
         new._positions = dict(self._positions) if self._positions else None
@@ -213,6 +230,14 @@ class Deal:
         new._tracker = self._tracker.copy() if self._tracker is not None else None
         new._result = self._result
         return new
+
+    def _set_moves(self, moves: Iterable[tuple[int, Action]]) -> None:
+        """Take ``moves`` (seat and action, oldest first) as the moves played so far."""
+        self._log = None
+        self._move_count = 0
+        for seat, action in moves:
+            self._log = (self._log, seat, action)
+            self._move_count += 1
 
     # -- reading the state -------------------------------------------------------------
 
@@ -228,7 +253,7 @@ class Deal:
     @property
     def history(self) -> tuple[Action, ...]:
         """Every action played in this deal, in order."""
-        return tuple(self._history)
+        return tuple(action for _, action in self.moves)
 
     @property
     def pile_draws(self) -> tuple[tuple[int, tuple[int, ...]], ...]:
@@ -242,14 +267,24 @@ class Deal:
         return self._events
 
     @property
+    def move_count(self) -> int:
+        """The number of actions played in this deal (``len(deal.history)``, at once)."""
+        return self._move_count
+
+    @property
     def last_mover(self) -> int | None:
         """The seat that played the last action of the deal (None before any)."""
-        return self._movers[-1] if self._movers else None
+        return self._log[1] if self._log is not None else None
 
     @property
     def moves(self) -> tuple[tuple[int, Action], ...]:
         """Every action played in this deal with the seat that played it."""
-        return tuple(zip(self._movers, self._history, strict=True))
+        moves = []
+        log = self._log
+        while log is not None:
+            log, seat, action = log
+            moves.append((seat, action))
+        return tuple(reversed(moves))
 
     def opened(self, seat: int) -> bool:
         """Whether the player has made his opening (always true without an opening rule)."""
@@ -297,14 +332,15 @@ class Deal:
         if pile:
             if rules.draw_pile == "any":
                 seen: set[int] = set()
+                use = PileUse(self) if rules.pile_card_must_be_used else None
                 for i in range(len(pile) - 1, -1, -1):
                     c = pile[i]
                     if c in seen:
                         continue
                     seen.add(c)
-                    if self._draw_pile_problem(i) is None:
+                    if self._draw_pile_refusal(i, use) is None:
                         out.append(DRAW_PILE if i == len(pile) - 1 else Action("draw-pile", (c,)))
-            elif self._draw_pile_problem(len(pile) - 1) is None:
+            elif self._draw_pile_refusal(len(pile) - 1) is None:
                 out.append(DRAW_PILE)
         if rules.stock_out == "end" and not self.stock:
             out.append(END)
@@ -323,14 +359,21 @@ class Deal:
         if self._opened[seat] and self.table:
             distinct = set(hand)
             for number, meld in enumerate(self.table, 1):
-                for c in distinct:
-                    for low in layoff_ends(meld, c, rules):
+                targets = layoff_targets(meld, rules)
+                fitting = targets.cards.intersection(distinct)
+                if not fitting:
+                    continue
+                # Several cards are listed in the order of ``distinct``, as they always were.
+                for c in distinct if len(fitting) > 1 else fitting:
+                    for low in targets.ends[c]:
                         new = layoff(meld, c, rules, seat, low)
                         if finishable_after(self, (c,), new, number - 1):
                             out.append(Action("layoff", (c,), number, low))
-        for c in sorted(set(hand)):
-            if self._discard_problem(c) is None:
-                out.append(Action("discard", (c,)))
+        if self._turn_discard_refusal() is None:
+            # Of the rules of a discard, only the taken card's depends on the card.
+            taken = self.taken
+            out.extend([DISCARDS[c] for c in sorted(set(hand))
+                        if c != taken or self._discard_refusal(c) is None])
         return out
 
     # -- checking ----------------------------------------------------------------------
@@ -461,13 +504,30 @@ class Deal:
         return self._draw_pile_problem(index)
 
     def _draw_pile_problem(self, index: int) -> IllegalActionError | None:
+        refusal = self._draw_pile_refusal(index)
+        if refusal is None:
+            return None
+        text = format_cards([self.pile[index]])
+        if refusal == "pile-card-unusable":
+            return IllegalActionError(
+                f"{text} can be taken only to be melded or laid off this turn, and it "
+                "cannot be", code=refusal, params={"card": text})
+        if self.rules.pile_card_must_be_used:
+            return IllegalActionError(
+                f"you could not finish the turn after taking {text}: using it would leave no "
+                "legal way to end the turn", code=refusal, params={"card": text})
+        return IllegalActionError(
+            f"you could not end the turn after taking {text}: it may not be discarded and "
+            "nothing else could be played", code=refusal, params={"card": text})
+
+    def _draw_pile_refusal(self, index: int, use: PileUse | None = None) -> DrawRefusal | None:
+        """The rule that forbids taking the pile from ``index`` up now, or None (the one
+        home of these rules: :meth:`_draw_pile_problem` says them in words). ``use``, when
+        given, answers :func:`usable_after_draw` for this position."""
         chosen = self.pile[index]
         if self.rules.pile_card_must_be_used:
-            text = format_cards([chosen])
-            if not usable_after_draw(self, index):
-                return IllegalActionError(
-                    f"{text} can be taken only to be melded or laid off this turn, and it "
-                    "cannot be", code="pile-card-unusable", params={"card": text})
+            if not (use.usable(index) if use is not None else usable_after_draw(self, index)):
+                return "pile-card-unusable"
             rules = self.rules
             if rules.last_discard == "optional" and not (
                     rules.opening and not self._opened[self.to_move]):
@@ -476,42 +536,54 @@ class Deal:
             trial = self.copy()
             trial.push(Action("draw-pile", (chosen,)) if index < len(self.pile) - 1
                        else DRAW_PILE)
-            if trial.legal_actions():
-                return None
-            return IllegalActionError(
-                f"you could not finish the turn after taking {text}: using it would leave no "
-                "legal way to end the turn", code="pile-draw-dead-end", params={"card": text})
-        if any(c != chosen for c in self.hands[self.to_move]):
+            return None if trial.legal_actions() else "pile-draw-dead-end"
+        hand = self.hands[self.to_move]
+        if hand.count(chosen) < len(hand):  # a card other than the one taken is left
             return None
         trial = self.copy()
         trial.push(DRAW_PILE)
-        if trial.legal_actions():
-            return None
-        text = format_cards([chosen])
-        return IllegalActionError(
-            f"you could not end the turn after taking {text}: it may not be discarded and "
-            "nothing else could be played", code="pile-draw-dead-end", params={"card": text})
+        return None if trial.legal_actions() else "pile-draw-dead-end"
 
     def _discard_problem(self, c: int) -> IllegalActionError | None:
+        refusal = self._discard_refusal(c)
+        if refusal is None:
+            return None
         rules = self.rules
-        seat = self.to_move
+        match refusal:
+            case "must-use-pile-card":
+                text = format_cards([self.pending])
+                return IllegalActionError(
+                    f"you took {text} from the pile and must meld or lay it off before the "
+                    "turn ends", code=refusal, params={"card": text})
+            case "opening-short":
+                return IllegalActionError(
+                    f"opening: your melds this turn are worth {self.turn_value}; a first "
+                    f"melding turn needs {rules.opening} or more", code=refusal,
+                    params={"value": self.turn_value, "needed": rules.opening})
+            case "taken-discard":
+                text = format_cards([c])
+                return IllegalActionError(
+                    f"you took {text} from the pile this turn and may not discard it"
+                    + (" (unless it is your last card)" if rules.taken_discard == "last-card"
+                       else ""), code=refusal, params={"card": text})
+
+    def _discard_refusal(self, c: int) -> DiscardRefusal | None:
+        """The rule that forbids discarding ``c`` now, or None (the one home of the
+        discard rules: :meth:`_discard_problem` says them in words)."""
+        turn = self._turn_discard_refusal()
+        if turn is not None:
+            return turn
+        if c == self.taken and not (self.rules.taken_discard == "last-card"
+                                    and len(self.hands[self.to_move]) == 1):
+            return "taken-discard"
+        return None
+
+    def _turn_discard_refusal(self) -> DiscardRefusal | None:
+        """The rule that forbids any discard now, whatever the card, or None."""
         if self.pending >= 0:
-            text = format_cards([self.pending])
-            return IllegalActionError(
-                f"you took {text} from the pile and must meld or lay it off before the turn "
-                "ends", code="must-use-pile-card", params={"card": text})
-        if not self._opened[seat] and self.turn_value:
-            return IllegalActionError(
-                f"opening: your melds this turn are worth {self.turn_value}; a first melding "
-                f"turn needs {rules.opening} or more", code="opening-short",
-                params={"value": self.turn_value, "needed": rules.opening})
-        if c == self.taken and not (rules.taken_discard == "last-card"
-                                    and len(self.hands[seat]) == 1):
-            text = format_cards([c])
-            return IllegalActionError(
-                f"you took {text} from the pile this turn and may not discard it"
-                + (" (unless it is your last card)" if rules.taken_discard == "last-card"
-                   else ""), code="taken-discard", params={"card": text})
+            return "must-use-pile-card"
+        if self.turn_value and not self._opened[self.to_move]:
+            return "opening-short"
         return None
 
     # -- playing -----------------------------------------------------------------------
@@ -520,8 +592,8 @@ class Deal:
         """Play an action without checking it: only for actions from :meth:`legal_actions`."""
         seat = self.to_move
         rules = self.rules
-        self._history.append(action)
-        self._movers.append(seat)
+        self._log = (self._log, seat, action)
+        self._move_count += 1
         match action.kind:
             case "draw-stock":
                 if not self.stock:
@@ -529,7 +601,7 @@ class Deal:
                     self.stock = self.pile[::-1]
                     self.pile = []
                     self.turn_overs_used += 1
-                    self._events += ((len(self._history) - 1, "turn-over"),)
+                    self._events += ((self._move_count - 1, "turn-over"),)
                 self.hands[seat].append(self.stock.pop())
                 self.phase = "play"
                 # The stock never grows back within a turn-over: no earlier position returns.
@@ -619,7 +691,7 @@ class Deal:
                     self.stock = new_stock
                     self.pile = self.pile[-1:]
                     self.refills_used += 1
-                    self._events += ((len(self._history), "refill"),)
+                    self._events += ((self._move_count, "refill"),)
                     self._positions = None
                 else:
                     self._finish(None, "refills")
@@ -640,7 +712,7 @@ class Deal:
         since the stock or the table last changed: the player to move, the pile and every
         hand. (The stock, the table, the turn-overs and refills used and who has opened or
         laid cards are the same for all of them: a change to any of those is for good.)"""
-        return (self.to_move, tuple(self.pile), *(tuple(sorted(h)) for h in self.hands))
+        return (self.to_move, tuple(self.pile), *map(tuple, map(sorted, self.hands)))
 
     def _check_repetition(self) -> None:
         """A new turn starts: end the deal if its position has now come up ``repetition``

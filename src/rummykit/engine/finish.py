@@ -17,13 +17,21 @@ from typing import TYPE_CHECKING
 
 from rummykit.cards import JOKER_CODE, format_cards, without
 from rummykit.errors import IllegalActionError
-from rummykit.melds import Meld, find_melds, fits, layoff, layoff_ends, make_meld, meld_points
+from rummykit.melds import (
+    Meld,
+    find_melds,
+    fits,
+    layoff,
+    layoff_targets,
+    make_meld,
+    meld_points,
+)
 from rummykit.rules import Rules
 
 if TYPE_CHECKING:
     from rummykit.engine.deal import Deal
 
-__all__ = ["dead_end", "ends_now", "finishable_after", "usable_after_draw"]
+__all__ = ["PileUse", "dead_end", "ends_now", "finishable_after", "usable_after_draw"]
 
 MANY = 1 << 30
 """Melds left in a turn where the rules do not limit them."""
@@ -36,7 +44,7 @@ def ends_now(deal: Deal, rest: Sequence[int]) -> bool:
     if not rest:
         return deal.rules.last_discard == "optional"
     taken = deal.taken
-    if taken < 0 or any(c != taken for c in rest):
+    if taken < 0 or rest.count(taken) < len(rest):  # a card other than the taken one
         return True
     # Only the card taken from the pile (and its twin) is left.
     return len(rest) == 1 and deal.rules.taken_discard == "last-card"
@@ -106,20 +114,19 @@ def _search(
     rules = deal.rules
     if pending < 0 and opened and ends_now(deal, rest):
         return True
+    if pending >= 0 and opened and _usable_at_once(rest, table, pending, melds_left > 0, deal):
+        # Using the pile card settles the turn: what is left may then be discarded (a pile
+        # card that must be used is never a card that may not be discarded), or nothing is
+        # left and the player is out where that is allowed.
+        return True
+    if pending >= 0 and not _could_use(rest, table, pending, melds_left > 0, opened, deal):
+        return False
     key = (rest, pending, opened, value, melds_left, tuple(table))
     known = memo.get(key)
     if known is not None:
         return known
     memo[key] = False
     seat = deal.to_move
-    if pending >= 0 and opened and _usable_at_once(rest, table, pending, melds_left > 0, deal):
-        # Using the pile card settles the turn: what is left may then be discarded (a pile
-        # card that must be used is never a card that may not be discarded), or nothing is
-        # left and the player is out where that is allowed.
-        memo[key] = True
-        return True
-    if pending >= 0 and not _could_use(rest, table, pending, melds_left > 0, opened, deal):
-        return False  # memo[key] is False already
     if melds_left > 0:
         for cards in find_melds(rest, rules):
             meld = make_meld(cards, rules, seat)
@@ -133,8 +140,9 @@ def _search(
                 return True
     if opened:
         for i, meld in enumerate(table):
-            for c in set(rest):
-                for low in layoff_ends(meld, c, rules):
+            targets = layoff_targets(meld, rules)
+            for c in targets.cards.intersection(rest):
+                for low in targets.ends[c]:
                     new_table = table[:]
                     new_table[i] = layoff(meld, c, rules, seat, low)
                     if _search(deal, tuple(without(rest, (c,))), new_table,
@@ -154,8 +162,8 @@ def _usable_at_once(
     keep = 1 if rules.last_discard == "required" else 0
     if len(hand) > keep and any(fits(m, card, rules) for m in table):
         return True
-    return can_meld and any(card in cards and len(hand) > len(cards) - 1 + keep
-                            for cards in find_melds(hand, rules))
+    return can_meld and any(len(hand) > len(cards) - 1 + keep
+                            for cards in _melds_with(card, hand, rules))
 
 
 def _could_use(
@@ -170,7 +178,7 @@ def _could_use(
     if opened and any(fits(m, card, rules) or _reaches(m, card, list(hand), rules)
                       for m in table):
         return True
-    return can_meld and any(card in cards for cards in find_melds(_near(list(hand), card), rules))
+    return can_meld and bool(_melds_with(card, hand, rules))
 
 
 # -- a pile card that must be used (rummy500) ----------------------------------------
@@ -180,14 +188,39 @@ def usable_after_draw(deal: Deal, index: int) -> bool:
     """Whether the pile card at ``index`` could be melded or laid off this turn if taken
     (with every card above it): directly on a meld of the table, in a meld with cards of
     the hand, or on a run of the table once cards of the hand have extended it up to it."""
-    chosen = deal.pile[index]
-    hand = deal.hands[deal.to_move] + deal.pile[index:]
-    rules = deal.rules
-    if deal.opened(deal.to_move):
-        for meld in deal.table:
-            if fits(meld, chosen, rules) or _reaches(meld, chosen, hand, rules):
-                return True
-    return any(chosen in cards for cards in find_melds(_near(hand, chosen), rules))
+    return PileUse(deal).usable(index)
+
+
+class PileUse:
+    """:func:`usable_after_draw` for the pile cards of one position: what the table offers
+    is worked out once for all of them."""
+
+    __slots__ = ("deal", "fitting", "runs")
+
+    def __init__(self, deal: Deal) -> None:
+        self.deal = deal
+        rules = deal.rules
+        table = deal.table if deal.opened(deal.to_move) else []
+        self.fitting = frozenset().union(*(layoff_targets(m, rules).cards for m in table))
+        """The cards that fit a meld of the table."""
+        self.runs: list[list[Meld]] = [[], [], [], []]
+        """The runs of each suit: cards of the hand could extend one up to a pile card."""
+        for meld in table:
+            if meld.kind == "run":
+                self.runs[meld.suit].append(meld)
+
+    def usable(self, index: int) -> bool:
+        """:func:`usable_after_draw` of the pile card at ``index``."""
+        deal = self.deal
+        chosen = deal.pile[index]
+        if chosen in self.fitting:
+            return True
+        hand = deal.hands[deal.to_move] + deal.pile[index:]
+        rules = deal.rules
+        runs = self.runs[chosen // 13] if chosen != JOKER_CODE else []
+        if any(_reaches(meld, chosen, hand, rules) for meld in runs):
+            return True
+        return bool(_melds_with(chosen, hand, rules))
 
 
 def _reaches(meld: Meld, chosen: int, hand: list[int], rules: Rules) -> bool:
@@ -214,6 +247,12 @@ def _reaches(meld: Meld, chosen: int, hand: list[int], rules: Rules) -> bool:
         if sum(1 for p in gap if p not in present) <= jokers:
             return True
     return False
+
+
+def _melds_with(card: int, hand: Sequence[int], rules: Rules) -> list[tuple[int, ...]]:
+    """The melds of cards of ``hand`` (which holds ``card``) that hold ``card``: only the
+    cards near it can share a meld with it, so only those are listed."""
+    return [cards for cards in find_melds(_near(list(hand), card), rules) if card in cards]
 
 
 def _near(hand: list[int], chosen: int) -> list[int]:

@@ -356,8 +356,7 @@ def determinize(source: View | Deal, rng: random.Random, *, seat: int | None = N
     deal.refills_used = v.refills_used
     deal._opened = list(v.opened)
     deal._laid = list(v.laid)
-    deal._history = [a for _, a in v.history]
-    deal._movers = [s for s, _ in v.history]
+    deal._set_moves(v.history)
     deal._pile_log = [(s, tuple(int(c) for c in cards)) for s, cards in v.pile_draws]
     deal._events = tuple(v.events)
     deal._positions = None

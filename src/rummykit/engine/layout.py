@@ -20,6 +20,7 @@ import random
 from collections import Counter
 from collections.abc import MutableSequence, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import TypeVar
 
 from rummykit.cards import format_cards, make_deck
@@ -117,6 +118,12 @@ def deal_layout(
     return Layout(tuple(tuple(h) for h in hands), tuple(deck[top + 1:]), (deck[top],))
 
 
+@cache
+def _deck_counts(decks: int, jokers: int) -> Counter[int]:
+    """How many of each card code the deck holds (shared: never changed)."""
+    return Counter(int(c) for c in make_deck(decks, jokers))
+
+
 def check_layout(
     rules: Rules, layout: Layout, *, players: int, active: Sequence[bool] | None = None
 ) -> None:
@@ -141,7 +148,7 @@ def check_layout(
             )
     if not layout.pile:
         raise RecordError("the layout's pile is empty: the deal turns up one card to start it")
-    deck = Counter(int(c) for c in make_deck(rules.decks, rules.jokers))
+    deck = _deck_counts(rules.decks, rules.jokers)
     cards = Counter([*layout.stock, *layout.pile, *(c for h in layout.hands for c in h)])
     if cards != deck:
         extra = sorted((cards - deck).elements())

@@ -1,0 +1,85 @@
+"""What melds keep for speed answers as the rules do: the lay-off targets kept on a meld
+agree with the one lay-off predicate for every card, kept melds and hashes survive copies
+and pickles only as fresh values, and the tables behind ``find_melds`` give the melds that
+the hand's cards form (checked against every sub-multiset, small hands only)."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+import random
+from itertools import combinations
+
+import pytest
+
+from rummykit.cards import JOKER_CODE, make_deck
+from rummykit.errors import IllegalActionError
+from rummykit.melds import Meld, find_melds, layoff_ends, layoff_targets, make_meld
+from rummykit.rules import Rules
+
+PRESETS = ("basic", "classic", "rummy500", "ramino")
+
+
+def _table_melds(rules: Rules, seed: int) -> list[Meld]:
+    """Melds of random hands of these rules (with their jokers)."""
+    rng = random.Random(seed)
+    deck = [int(c) for c in make_deck(rules.decks, rules.jokers)]
+    out = []
+    for owner in range(30):
+        hand = rng.sample(deck, 14)
+        for cards in find_melds(hand, rules):
+            out.append(make_meld(cards, rules, owner % 4))
+    return out
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_layoff_targets_agree_with_layoff_ends_for_every_card(name: str) -> None:
+    rules = Rules.parse(name)
+    melds = _table_melds(rules, 7)
+    assert melds
+    for meld in melds:
+        targets = layoff_targets(meld, rules)
+        for code in range(JOKER_CODE + 1):
+            ends = layoff_ends(meld, code, rules)
+            assert targets.ends[code] == ends
+            assert (code in targets.cards) == bool(ends)
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_find_melds_lists_exactly_the_melds_of_the_cards(name: str) -> None:
+    """Every meld listed is a meld of the hand's cards, and every set of the hand's cards
+    that is a meld (in the order find_melds writes them) is listed."""
+    rules = Rules.parse(name)
+    rng = random.Random(11)
+    deck = [int(c) for c in make_deck(rules.decks, rules.jokers)]
+    for _ in range(40):
+        hand = rng.sample(deck, 8)
+        listed = find_melds(hand, rules)
+        assert len(set(listed)) == len(listed)
+        for cards in listed:
+            make_meld(cards, rules, 0)  # raises if it is not a meld
+            rest = list(hand)
+            for c in cards:
+                rest.remove(c)  # the hand holds every card of the meld
+        found = set(listed)
+        for size in range(3, len(hand) + 1):
+            for combo in combinations(sorted(hand), size):
+                try:
+                    meld = make_meld(combo, rules, 0)
+                except IllegalActionError:
+                    continue
+                # A set whatever its order; a run in the order written, which the sorted
+                # order is when it holds no joker (and makes the run at all).
+                if meld.kind == "set" or JOKER_CODE not in combo:
+                    assert tuple(meld.cards) in found
+
+
+def test_copies_and_pickles_of_a_meld_keep_nothing_cached() -> None:
+    rules = Rules.parse("rummy500")
+    meld = make_meld((24, 25, 13), rules, 1)  # QD KD AD: a run with a high ace
+    layoff_targets(meld, rules)
+    hash(meld)
+    for other in (pickle.loads(pickle.dumps(meld)), copy.copy(meld), copy.deepcopy(meld)):
+        assert other == meld
+        assert hash(other) == hash(meld)
+        assert other._targets is None
