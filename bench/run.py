@@ -20,7 +20,7 @@ What is measured, each in this one process, with the same time budget (``--secon
   cannot be imported is reported as skipped and the bench goes on.
 * Ratios: rummykit classic 2-player decisions/s divided by each peer's decisions/s (and the
   same for copies); every rummykit cell's decisions/s divided by classic 2-player's.
-* Targets (issue 13), all ratios measured in this one run: classic 2-player decisions/s at
+* Speed targets, all ratios measured in this one run: classic 2-player decisions/s at
   least 2.0x OpenSpiel's and 5.0x RLCard's game engine; classic 2-player copies at least 20x
   OpenSpiel's clones; every preset's decisions/s with 2 players at least 0.5x classic
   2-player's, and with 6 players at least 0.3x classic 2-player's. Each is printed as met or
@@ -347,7 +347,7 @@ def compute_ratios(results: dict[str, dict[str, dict[str, Cell]]]) -> dict[str, 
 
 
 class Target(TypedDict):
-    """One target of issue 13: a ratio measured in this run and the least it should be."""
+    """One speed target: a ratio measured in this run and the least it should be."""
 
     what: str
     ratio: float
@@ -435,7 +435,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for key, value in ratios.items():
             print(f"  {key:<48} {value:8.2f}x")
         print()
-        print("targets (issue 13):")
+        print("speed targets:")
         if not targets:
             print("  none measured")
         for t in targets:
