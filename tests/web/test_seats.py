@@ -238,13 +238,13 @@ def test_a_link_replaced_while_a_browser_opens_it_does_not_open_the_seat(
 
     table_id, tokens = created(client, TWO, key=ANN_KEY)
     hub = client.app.state.hub  # type: ignore[attr-defined]
-    write = hub._save_key
+    write = hub._save_seat
 
     def slow(*args: Any) -> None:
         time.sleep(0.4)
         write(*args)
 
-    monkeypatch.setattr(hub, "_save_key", slow)
+    monkeypatch.setattr(hub, "_save_seat", slow)
     answer: dict[str, Any] = {}
     renew = threading.Thread(target=lambda: answer.setdefault(
         "r", client.post(f"/api/tables/{table_id}/seats/1/link", json={"key": ANN_KEY})))

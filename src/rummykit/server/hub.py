@@ -661,18 +661,17 @@ class Hub:
                                "first; ask whoever made the table for a new link", 403,
                                code="seat-claimed")
             digest = token_hash(key)
-            await self._write(self._save_key, table.id, seat, digest)
+            await self._write(self._save_seat, table.id, seat, {"key_hash": digest})
             table.key_hashes[seat] = digest
         return True
 
-    def _save_key(self, table_id: str, seat: int, digest: str | None,
-                  token_digest: str | None = None) -> None:
+    def _save_seat(self, table_id: str, seat: int, values: dict[str, object]) -> None:
+        """Store ``values`` (column: value) in one seat's row."""
         with Session(self.engine) as session:
             row = session.scalars(select(TableSeatRow).where(
                 TableSeatRow.table_id == table_id, TableSeatRow.seat == seat)).one()
-            row.key_hash = digest
-            if token_digest is not None:
-                row.token_hash = token_digest
+            for column, value in values.items():
+                setattr(row, column, value)
             session.commit()
 
     async def new_link(self, table: Table, seat: int, creator_key: str | None) -> str:
@@ -693,7 +692,8 @@ class Hub:
                                params={"name": table.names[seat]})
             token = secrets.token_urlsafe(24)
             digest = token_hash(token)
-            await self._write(self._save_key, table.id, seat, None, digest)
+            await self._write(self._save_seat, table.id, seat,
+                              {"key_hash": None, "token_hash": digest})
             table.token_hashes[seat] = digest
             table.key_hashes[seat] = None
         for send in list(table.sockets.get(seat, ())):
@@ -776,15 +776,8 @@ class Hub:
                     table.match = Match(table.rules, players=names, seed=table.seed,
                                         first_dealer=table.match.dealers[0])
                     table.names = names
-                    await self._write(self._save_name, table.id, seat, name)
+                    await self._write(self._save_seat, table.id, seat, {"name": name})
         await self.broadcast(table)
-
-    def _save_name(self, table_id: str, seat: int, name: str) -> None:
-        with Session(self.engine) as session:
-            row = session.scalars(select(TableSeatRow).where(
-                TableSeatRow.table_id == table_id, TableSeatRow.seat == seat)).one()
-            row.name = name
-            session.commit()
 
     def transfer_code(self, key: str) -> str:
         """A one-time code for ``key``, good for TRANSFER_TIME seconds: another device
@@ -925,16 +918,9 @@ class Hub:
         """The stand-in plays ``seat`` now, or stops (the caller holds the lock); a seat
         handed over (``away``) is stored as such, so a restart keeps it with the bot."""
         if table.away[seat] != away:
-            await self._write(self._save_away, table.id, seat, away)
+            await self._write(self._save_seat, table.id, seat, {"away": away})
             table.away[seat] = away
         table.standing[seat] = standing
-
-    def _save_away(self, table_id: str, seat: int, away: bool) -> None:
-        with Session(self.engine) as session:
-            row = session.scalars(select(TableSeatRow).where(
-                TableSeatRow.table_id == table_id, TableSeatRow.seat == seat)).one()
-            row.away = away
-            session.commit()
 
     def _arm_timer(self, table: Table) -> None:
         """Start or stop the clock of the person to move. With a turn timer, a person
