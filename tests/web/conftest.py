@@ -26,6 +26,18 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 
+@pytest.fixture
+def client(db_url: str) -> Iterator[Any]:
+    """The app on the test's database, in process (bots move at once, seeds may be
+    chosen)."""
+    from fastapi.testclient import TestClient
+
+    from rummykit.server.app import create_app
+
+    with TestClient(create_app(db_url, bot_delay=0.0, allow_seed=True)) as client:
+        yield client
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     """One Chromium for every browser test of the session (Playwright's sync API runs

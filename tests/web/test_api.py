@@ -152,12 +152,6 @@ def app_client(url: str, bot_delay: float = 0.0) -> Iterator[TestClient]:
         yield client
 
 
-@pytest.fixture
-def client(db_url: str) -> Iterator[TestClient]:
-    with app_client(db_url) as client:
-        yield client
-
-
 def create(client: TestClient, seats: list[dict[str, Any]], rules: str = RULES,
            seed: int = SEED) -> tuple[str, list[str | None]]:
     """A new table: its id and each seat's token (None for bots)."""

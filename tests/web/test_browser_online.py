@@ -30,6 +30,23 @@ def open_seat(pages: Pages, server: Server, link: str, **options: Any) -> Any:
     return page
 
 
+def start_for_two(pages: Pages, server: Server, friend: str, public: bool = False) -> Any:
+    """A new browser starts a table on the start page for itself and ``friend`` (a
+    person), listed among the open tables if ``public``: its page, showing the links."""
+    page = pages.new()
+    page.goto(server.url + "/")
+    page.wait_for_selector("#seats .seat-row")
+    rows = page.locator("#seats .seat-row")
+    rows.nth(1).locator("[name=kind]").select_option("person")
+    rows.nth(1).locator("[name=name]").fill(friend)
+    page.click("#remove-seat")
+    if public:
+        page.check("#public")
+    page.click("#start")
+    page.wait_for_selector("#invites:not(.hidden)")
+    return page
+
+
 def dots(page: Any) -> dict[str, bool]:
     """Each person's seat as this page shows it: name -> connected."""
     seen: dict[str, bool] = page.evaluate("""() => Object.fromEntries(
@@ -99,15 +116,7 @@ def test_everyone_sees_who_is_at_the_table_and_whose_turn_it_is(
 
 def test_the_maker_of_a_table_manages_its_links_and_my_tables_finds_the_seat(
         server: Server, pages: Pages, shot: Any) -> None:
-    ann = pages.new()
-    ann.goto(server.url + "/")
-    ann.wait_for_selector("#seats .seat-row")
-    rows = ann.locator("#seats .seat-row")
-    rows.nth(1).locator("[name=kind]").select_option("person")
-    rows.nth(1).locator("[name=name]").fill("Bob")
-    ann.click("#remove-seat")
-    ann.click("#start")
-    ann.wait_for_selector("#invites:not(.hidden)")
+    ann = start_for_two(pages, server, "Bob")
     bob_link = ann.locator("#links a.invite").first.get_attribute("href")
     assert bob_link and "token=" in bob_link
     ann.click("#my-seat")
@@ -219,16 +228,7 @@ def test_a_spectator_watches_without_a_hand(server: Server, pages: Pages, shot: 
 
 def test_a_stranger_takes_a_free_seat_from_the_lobby(server: Server, pages: Pages,
                                                      shot: Any) -> None:
-    ann = pages.new()
-    ann.goto(server.url + "/")
-    ann.wait_for_selector("#seats .seat-row")
-    rows = ann.locator("#seats .seat-row")
-    rows.nth(1).locator("[name=kind]").select_option("person")
-    rows.nth(1).locator("[name=name]").fill("Guest")
-    ann.click("#remove-seat")
-    ann.check("#public")
-    ann.click("#start")
-    ann.wait_for_selector("#invites:not(.hidden)")
+    ann = start_for_two(pages, server, "Guest", public=True)
     ann.click("#my-seat")
     ready(ann)
     table_id = ann.evaluate("() => tableId")

@@ -5,20 +5,13 @@ connects later hears the last fifty messages."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
 from ._support import person
-from .test_api import Conn, app_client, create, seated
-
-
-@pytest.fixture
-def client(db_url: str) -> Iterator[TestClient]:
-    with app_client(db_url) as client:
-        yield client
+from .test_api import Conn, create, seated
 
 
 def next_of(conn: Conn, kind: str) -> dict[str, Any]:

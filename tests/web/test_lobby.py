@@ -7,23 +7,16 @@ be taken from the lobby.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
 from ._support import bot, person
-from .test_api import Conn, app_client
+from .test_api import Conn
 
 KEY = "K" * 10 + "lobbykey-0123456789"
 OTHER = "O" * 10 + "lobbykey-9876543210"
-
-
-@pytest.fixture
-def client(db_url: str) -> Iterator[TestClient]:
-    with app_client(db_url) as client:
-        yield client
 
 
 def new_table(client: TestClient, public: bool, seats: list[dict[str, Any]] | None = None

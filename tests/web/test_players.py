@@ -6,21 +6,13 @@ one-time code carries a key to another device.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
 
-import pytest
 from fastapi.testclient import TestClient
 
-from .test_api import app_client, play_to_the_end
+from .test_api import play_to_the_end
 
 ANN = "A" * 10 + "player-key-000000000"
 BOB = "B" * 10 + "player-key-111111111"
-
-
-@pytest.fixture
-def client(db_url: str) -> Iterator[TestClient]:
-    with app_client(db_url) as client:
-        yield client
 
 
 def public_id(key: str) -> str:

@@ -11,7 +11,6 @@ link and the old claim stop working). Everyone sees whether each person is conne
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -19,17 +18,11 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from ._support import person
-from .test_api import TWO, Conn, app_client, play_to_the_end
+from .test_api import TWO, Conn, play_to_the_end
 
 ANN_KEY = "A" * 10 + secrets.token_urlsafe(16)
 BOB_KEY = "B" * 10 + secrets.token_urlsafe(16)
 EVE_KEY = "E" * 10 + secrets.token_urlsafe(16)
-
-
-@pytest.fixture
-def client(db_url: str) -> Iterator[TestClient]:
-    with app_client(db_url) as client:
-        yield client
 
 
 def ws(client: TestClient, table_id: str, **query: object) -> Any:

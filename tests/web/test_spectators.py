@@ -11,7 +11,6 @@ nothing.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -20,15 +19,9 @@ from fastapi.testclient import TestClient
 from rummykit.server import app as app_module
 
 from ._support import Shadow, person
-from .test_api import RULES, Conn, app_client, create, seated, step
+from .test_api import RULES, Conn, create, seated, step
 
 PRIVATE = ("seat", "hand", "legal_actions")
-
-
-@pytest.fixture
-def client(db_url: str) -> Iterator[TestClient]:
-    with app_client(db_url) as client:
-        yield client
 
 
 class Watcher(Conn):
