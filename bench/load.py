@@ -17,6 +17,7 @@ Usage::
 
     .venv/bin/python bench/load.py --tables 200 --seconds 30
     .venv/bin/python bench/load.py --tables 50 --rules classic --json
+    .venv/bin/python bench/load.py --think 0 --workers 2 --db postgresql+psycopg://...
 """
 
 from __future__ import annotations
@@ -137,15 +138,20 @@ def main() -> int:
                         help="mean seconds a seat waits before it acts, like the app's bots "
                         "(0: act at once, a closed loop that measures saturation)")
     parser.add_argument("--db", help="database URL (default: a fresh SQLite file)")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="server processes (more than one needs --db postgresql+psycopg:"
+                        "//...)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    if args.workers > 1 and not (args.db or "").startswith("postgresql"):
+        parser.error("--workers above 1 needs --db postgresql+psycopg://...")
     workdir = Path(tempfile.mkdtemp(prefix="rummykit-load-"))
     db_url = args.db or f"sqlite:///{workdir / 'load.db'}"
     port = free_port()
     log = (workdir / "server.log").open("w")
     server = subprocess.Popen(
         [sys.executable, "-m", "rummykit.cli", "serve", "--port", str(port), "--db", db_url,
-         "--bot-delay", "0", "--tables-per-client", "100000"],
+         "--bot-delay", "0", "--tables-per-client", "100000", "--workers", str(args.workers)],
         cwd=workdir, stdout=subprocess.DEVNULL, stderr=log,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
@@ -168,7 +174,8 @@ def main() -> int:
     if args.json:
         print(json.dumps(report))
     else:
-        print(f"{report['tables']} tables of {report['rules']} (think {args.think} s) for "
+        print(f"{report['tables']} tables of {report['rules']} (think {args.think} s, "
+              f"{args.workers} server process{'es' if args.workers > 1 else ''}) for "
               f"{report['seconds']:.1f} s: "
               f"{report['actions']} actions ({report['actions_per_s']:.0f}/s), "
               f"latency p50 {report['p50_ms']:.1f} ms, p99 {report['p99_ms']:.1f} ms; "

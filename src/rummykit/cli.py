@@ -93,6 +93,9 @@ def _parser() -> argparse.ArgumentParser:
                        "less only for tests and demonstrations)")
     serve.add_argument("--header-timeout", type=_seconds, default=10.0, metavar="S",
                        help="seconds a client has to send a request's headers (default 10)")
+    serve.add_argument("--workers", type=int, default=1, metavar="N",
+                       help="server processes (default 1); more than one needs a PostgreSQL "
+                       "database (--db postgresql+psycopg://...)")
     serve.set_defaults(handler=_serve)
 
     rules = sub.add_parser("rules", help="list the presets and options")
@@ -162,6 +165,35 @@ def _serve(args: argparse.Namespace) -> int:
         return 2
     from sqlalchemy.exc import ArgumentError, OperationalError
 
+    if not 1 <= args.workers <= 64:
+        print("--workers is 1 to 64", file=sys.stderr)
+        return 2
+    options = {"database_url": args.db, "bot_delay": args.bot_delay,
+               "allow_seed": args.allow_seed, "think": args.think,
+               "api_docs": args.api_docs, "tables_per_client": args.tables_per_client,
+               "timer_unit": args.timer_unit}
+    if args.workers > 1:
+        from rummykit.db import connect
+        from rummykit.server.workers import serve_workers
+
+        try:
+            # Migrated once, here, before the workers start.
+            engine = connect(args.db)
+        except (ArgumentError, OperationalError, ValueError) as err:
+            print(f"cannot open the database: {str(err).splitlines()[0]}", file=sys.stderr)
+            return 2
+        dialect = engine.dialect.name
+        engine.dispose()
+        if dialect != "postgresql":
+            print(f"--workers {args.workers} needs a PostgreSQL database (--db "
+                  "postgresql+psycopg://USER@HOST/NAME or DATABASE_URL): the processes "
+                  f"tell each other what changed through it; this one is {dialect}",
+                  file=sys.stderr)
+            return 2
+        print(f"rummykit: open http://{args.host}:{args.port}/ in a browser "
+              f"({args.workers} processes)", flush=True)
+        return serve_workers(options, workers=args.workers, host=args.host, port=args.port,
+                             header_timeout=args.header_timeout)
     try:
         app = create_app(args.db, bot_delay=args.bot_delay, allow_seed=args.allow_seed,
                          think=args.think, api_docs=args.api_docs,

@@ -34,6 +34,7 @@ from rummykit.db import connect
 from rummykit.engine.match import Match
 from rummykit.errors import RecordError, RulesError, shown
 from rummykit.rules import OPTION_HELP, PRESET_SOURCES, PRESETS, Rules
+from rummykit.server.bus import bus_for
 from rummykit.server.hub import (
     SUMMARY_WAIT,
     TIMER_RANGE,
@@ -237,6 +238,7 @@ def create_app(
     think: float = 1.0, summary_wait: float = SUMMARY_WAIT, api_docs: bool = False,
     tables_per_client: int = TABLES_PER_CLIENT, timer_unit: float = 1.0,
     requests_per_client: tuple[float, float] = (REQUEST_RATE, REQUEST_BURST),
+    shared: bool = False,
 ) -> FastAPI:
     """The app on the database at ``database_url`` (DATABASE_URL or ./var by default).
 
@@ -247,16 +249,24 @@ def create_app(
     (/docs, /openapi.json), off by default; ``tables_per_client`` how many tables one
     client address may open in ten minutes; ``timer_unit`` the real seconds in a second
     of a turn timer (below 1 for tests and demonstrations only); ``requests_per_client``
-    the HTTP requests one client address may make, a second and at once."""
+    the HTTP requests one client address may make, a second and at once; ``shared``
+    that other server processes serve the same (PostgreSQL) database: each hears what the
+    others change (:mod:`rummykit.server.bus`)."""
     engine = connect(database_url)
+    try:
+        bus = bus_for(engine, shared=shared)
+    except ValueError:
+        engine.dispose()
+        raise
     hub = Hub(engine, bot_delay=bot_delay, think=think, summary_wait=summary_wait,
-              timer_unit=timer_unit)
+              timer_unit=timer_unit, bus=bus)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         hub.restore()
         for table in list(hub.tables.values()):
             hub.resume(table)
+        hub.start()
         yield
         await hub.shutdown()
         engine.dispose()
@@ -597,8 +607,11 @@ def create_app(
         if key is not None:
             # This browser's seat: its older connections (other tabs) give way, and on a
             # claim, so do the connections that came with the link alone.
+            reason = "claimed" if claimed_now else "replaced"
             for other in others:
-                await hub.kick(table, other, "claimed" if claimed_now else "replaced")
+                await hub.kick(table, other, reason)
+            # (and those of this seat on the other server processes, if any)
+            await hub.announce(table, "kick", seat=place, reason=reason)
         hub.connect(table, place, send, kick)
         try:
             # Checked again now that the connection is in place: a new link or another

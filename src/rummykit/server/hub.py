@@ -23,6 +23,7 @@ from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload
 
 from rummykit import record as records
@@ -35,6 +36,7 @@ from rummykit.errors import IllegalActionError, NotationError, RulesError, Rummy
 from rummykit.melds import meld_points
 from rummykit.names import printable_name
 from rummykit.rules import Rules
+from rummykit.server.bus import HEARTBEAT, PRESENCE_TTL, Bus, LocalBus
 from rummykit.stats import Store
 from rummykit.views import public_view, view
 
@@ -132,7 +134,8 @@ class HubError(ValueError):
     ``"no-link"``, ``"seat-in-use"``, ``"bad-key"``, ``"not-listed"``; and
     ``"spectator"`` for a spectator who tries to act; ``"chat-empty"``, ``"chat-long"``,
     ``"chat-text"`` for a chat message; ``"bad-code"`` for a transfer code; ``"no-vote"``
-    for a choice after someone left, ``"not-in-play"``) and its ``params``, so that a page
+    for a choice after someone left, ``"not-in-play"``; ``"stale"`` for an action that
+    came after another process's at the same table) and its ``params``, so that a page
     can say it in its own language; other refusals have no code."""
 
     def __init__(self, message: str, status: int = 400, *, code: str | None = None,
@@ -198,6 +201,8 @@ class Table:
     timed: tuple[int, int] | None = None
     """The deal and seat the deadline is for (a turn keeps its deadline to its end)."""
     timer_task: asyncio.Task[None] | None = None
+    ticking: bool = False
+    """Whether the clock of the person to move runs now."""
     created: float = field(default_factory=time.time)
     """When the table was made or rebuilt here (orders the lobby)."""
     left: list[int] = field(default_factory=list)
@@ -218,6 +223,9 @@ class Table:
     sockets: dict[int, set[Send]] = field(default_factory=dict)
     watchers: set[Send] = field(default_factory=set)
     """The spectators' connections: they hear the public view only."""
+    elsewhere: dict[str, tuple[frozenset[int], int, float]] = field(default_factory=dict)
+    """With several server processes: for each other process, the seats whose people are
+    connected there, how many watch there, and when it last said so (monotonic time)."""
     kicks: dict[Send, Callable[[str], Awaitable[None]]] = field(default_factory=dict)
     """How to close each connection that another may replace (its reason: ``"replaced"``,
     ``"claimed"`` or ``"revoked"``)."""
@@ -259,15 +267,37 @@ class Table:
                 and secrets.compare_digest(stored, token_hash(key or "")))
 
     def connected(self, seat: int) -> bool:
-        return bool(self.sockets.get(seat))
+        """Whether ``seat``'s person is connected, here or to another server process."""
+        return bool(self.sockets.get(seat)) or any(
+            seat in seats for seats, _, _ in self.elsewhere.values())
+
+    def watching(self) -> int:
+        """How many watch the table, here and on the other server processes."""
+        return len(self.watchers) + sum(n for _, n, _ in self.elsewhere.values())
+
+    def here(self) -> bool:
+        """Whether anyone is connected to this table in this process."""
+        return bool(self.watchers) or any(self.sockets.values())
+
+
+def _table_row(session: Session, table_id: str) -> TableRow | None:
+    """A stored table with its seats and actions."""
+    return session.scalars(
+        select(TableRow).where(TableRow.id == table_id)
+        .options(selectinload(TableRow.seats), selectinload(TableRow.actions))
+    ).first()
 
 
 class Hub:
     """All tables, their storage and their connections."""
 
     def __init__(self, engine: Engine, *, bot_delay: float = 0.6, think: float = 1.0,
-                 summary_wait: float = SUMMARY_WAIT, timer_unit: float = 1.0) -> None:
+                 summary_wait: float = SUMMARY_WAIT, timer_unit: float = 1.0,
+                 bus: Bus | None = None) -> None:
         self.engine = engine
+        self.bus = bus or LocalBus()
+        """How this process hears of the others (:mod:`rummykit.server.bus`)."""
+        self._tasks: set[asyncio.Task[None]] = set()
         self.timer_unit = timer_unit
         """Real seconds in a second of the turn timer (less than 1 only for tests and
         demonstrations: a 10-second timer then runs out sooner)."""
@@ -289,7 +319,41 @@ class Hub:
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rummykit-db")
 
     async def _write(self, fn: Callable[..., None], *args: Any) -> None:
-        await asyncio.get_running_loop().run_in_executor(self._writer, fn, *args)
+        """Run ``fn(table_id or table, ...)`` in the writer thread; then the other server
+        processes hear that the table changed."""
+        await asyncio.get_running_loop().run_in_executor(self._writer, self._stored, fn,
+                                                         args)
+
+    def _stored(self, fn: Callable[..., None], args: tuple[Any, ...]) -> None:
+        fn(*args)
+        first = args[0]
+        self._announce({"k": "changed", "t": first if isinstance(first, str) else first.id})
+
+    def _announce(self, message: dict[str, Any]) -> None:
+        """Tell the other server processes (in the writer thread: after what it stored);
+        a failure is logged: they catch up at the next change or heartbeat."""
+        if not self.bus.shared:
+            return
+        try:
+            self.bus.publish(message)
+        except Exception:
+            log.warning("could not tell the other processes of a %s", message.get("k"),
+                        exc_info=True)
+
+    async def announce(self, table: Table | None, kind: str, **data: Any) -> None:
+        """Tell the other server processes of what only memory holds (see the bus)."""
+        if self.bus.shared:
+            message = {"k": kind, **data}
+            if table is not None:
+                message["t"] = table.id
+            await asyncio.get_running_loop().run_in_executor(self._writer, self._announce,
+                                                             message)
+
+    def _later(self, work: Awaitable[None]) -> None:
+        """Run ``work`` on the event loop without waiting for it (kept until it ends)."""
+        task: asyncio.Task[None] = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     # -- storage -------------------------------------------------------------------
 
@@ -402,10 +466,7 @@ class Hub:
         if not table_id.isalnum() or len(table_id) > 32:
             raise HubError("there is no such table", 404)
         with Session(self.engine) as session:
-            row = session.scalars(
-                select(TableRow).where(TableRow.id == table_id)
-                .options(selectinload(TableRow.seats), selectinload(TableRow.actions))
-            ).first()
+            row = _table_row(session, table_id)
             if row is None:
                 raise HubError("there is no such table", 404)
             if row.status == BROKEN:
@@ -573,31 +634,38 @@ class Hub:
         True when this took the seat (every connection at the table, this one included, has
         then been sent its view)."""
         async with table.lock:
+            await self._fresh(table)
             if table.joined[seat]:
                 return False
             table.joined[seat] = True
             started = all(table.joined)
             if started:
                 table.status = "playing"
-            await self._write(self._save_join, table.id, seat, table.status)
+            await self._write(self._save_join, table.id, seat)
+            await self._fresh(table)  # (another process's seat may have joined meanwhile)
             self._arm_timer(table)
         await self.broadcast(table)
         self._schedule_bot(table)
         return True
 
-    def _save_join(self, table_id: str, seat: int, status: str) -> None:
+    def _save_join(self, table_id: str, seat: int) -> None:
+        """Store that ``seat`` joined; the game starts once every seat has (decided by
+        the stored seats, the table's row locked: with several server processes, two
+        people joining at once through two of them start it once)."""
         with Session(self.engine) as session:
-            row = session.get(TableRow, table_id)
+            row = session.get(TableRow, table_id, with_for_update=True)
             assert row is not None
-            row.status = status
             for s in row.seats:
                 if s.seat == seat:
                     s.joined = True
+            if row.status == "waiting" and all(s.joined for s in row.seats):
+                row.status = "playing"
             session.commit()
 
     async def rematch(self, table: Table, seat: int) -> str:
         """A new table with the same seats; each person's new link reaches that person."""
         async with table.lock:
+            await self._fresh(table)
             if table.status != "finished":
                 raise HubError("the match is not over yet", 409)
             if table.next_table is None:
@@ -651,6 +719,7 @@ class Hub:
         (stored). True if it claimed the seat now; a seat claimed by another browser
         meanwhile is refused (403)."""
         async with table.lock:
+            await self._fresh(table)
             if token is not None and table.seat_of(token) != seat:
                 raise HubError("this link's token does not open a seat at this table", 403,
                                code="seat-link")
@@ -686,6 +755,7 @@ class Hub:
         if not 0 <= seat < table.players or table.kinds[seat] != "person":
             raise HubError("only a person's seat has a link", 400, code="no-link")
         async with table.lock:
+            await self._fresh(table)
             if table.key_hashes[seat] is not None and table.connected(seat):
                 raise HubError(f"{table.names[seat]} is at the table now: their seat keeps "
                                "its link", 409, code="seat-in-use",
@@ -698,6 +768,7 @@ class Hub:
             table.key_hashes[seat] = None
         for send in list(table.sockets.get(seat, ())):
             await self.kick(table, send, "revoked")
+        await self.announce(table, "kick", seat=seat, reason="revoked")
         await self.send_presence(table)
         return f"/t/{table.id}?token={token}"
 
@@ -717,7 +788,7 @@ class Hub:
         """Who is at the table now: for each seat, whether its person is connected and
         whether a browser has claimed it (public: everyone sees who is here)."""
         return {"type": "presence", "seats": self._presence(table),
-                "watchers": len(table.watchers)}
+                "watchers": table.watching()}
 
     def _presence(self, table: Table) -> list[dict[str, bool]]:
         return [{"connected": table.kinds[s] == "bot" or table.connected(s),
@@ -726,6 +797,12 @@ class Hub:
                 for s in range(table.players)]
 
     async def send_presence(self, table: Table) -> None:
+        """Who is here, to everyone connected (after a change here: the other server
+        processes hear of it too)."""
+        await self._tell_here(table)
+        await self._show_presence(table)
+
+    async def _show_presence(self, table: Table) -> None:
         message = self.presence(table)
         for send in [*(s for sends in table.sockets.values() for s in sends),
                      *table.watchers]:
@@ -740,7 +817,7 @@ class Hub:
                   if t.listed and t.status in ("waiting", "playing")]
         listed.sort(key=lambda t: (t.status != "waiting", -t.created))
         return [{"id": t.id, "rules": str(t.rules), "status": t.status,
-                 "timer": t.turn_timer, "watchers": len(t.watchers),
+                 "timer": t.turn_timer, "watchers": t.watching(),
                  "seats": [{"name": t.names[s], "kind": t.kinds[s],
                             "level": t.levels[s],
                             "free": t.status == "waiting" and t.kinds[s] == "person"
@@ -767,6 +844,7 @@ class Hub:
         for send in list(table.sockets.get(seat, ())):
             # Whoever had the seat open by its link alone no longer has it.
             await self.kick(table, send, "claimed")
+        await self.announce(table, "kick", seat=seat, reason="claimed")
         if name is not None and name != table.names[seat]:
             async with table.lock:
                 if table.seq == 0 and table.status == "waiting":
@@ -789,6 +867,8 @@ class Hub:
                 del self.transfers[code]
         code = "".join(secrets.choice(TRANSFER_ALPHABET) for _ in range(8))
         self.transfers[code] = (key, now + TRANSFER_TIME)
+        if self.bus.shared:
+            self._later(self.announce(None, "transfer", code=code, key=key))
         return f"{code[:4]}-{code[4:]}"
 
     def redeem(self, code: str) -> str:
@@ -796,6 +876,8 @@ class Hub:
         used or too old)."""
         wanted = "".join(ch for ch in code.upper() if ch.isalnum())
         held = self.transfers.pop(wanted, None)
+        if self.bus.shared:
+            self._later(self.announce(None, "spent", code=wanted))
         if held is None or held[1] < time.monotonic():
             raise HubError("this code is unknown, used already or too old: make a new one",
                            404, code="bad-code")
@@ -839,6 +921,10 @@ class Hub:
                            "direction-changing characters", code="chat-text")
         message = {"type": "chat", "seat": seat, "name": table.names[seat], "text": text,
                    "at": datetime.now(UTC).isoformat(timespec="seconds")}
+        await self.announce(table, "chat", m=message)
+        await self._heard_chat(table, message)
+
+    async def _heard_chat(self, table: Table, message: dict[str, Any]) -> None:
         table.chat = [*table.chat[-(CHAT_KEPT - 1):], message]
         for send in [*(s for sends in table.sockets.values() for s in sends),
                      *table.watchers]:
@@ -857,6 +943,7 @@ class Hub:
         if table.kinds[seat] != "person":
             raise HubError("only a person's seat can be handed over", code="no-link")
         async with table.lock:
+            await self._fresh(table)
             if table.status != "playing" or table.match.is_over:
                 raise HubError("only a match in play can be left", code="not-in-play")
             await self._set_standing(table, seat, True, away=True)
@@ -864,6 +951,7 @@ class Hub:
                 # The others choose: the stand-in goes on, or the match ends.
                 table.left.append(seat)
                 table.votes = {}
+                await self._tell_question(table)
             self._arm_timer(table)
         await self.broadcast(table)
         self._schedule_bot(table)
@@ -880,6 +968,7 @@ class Hub:
         result says who left); if they all choose to keep playing, the question is
         closed."""
         async with table.lock:
+            await self._fresh(table)
             if not table.left or table.status != "playing":
                 raise HubError("nobody has left: there is nothing to decide",
                                code="no-vote")
@@ -899,6 +988,7 @@ class Hub:
             elif all(s in table.votes for s in others):
                 table.left.pop()
                 table.votes = {}
+            await self._tell_question(table)
         await self.broadcast(table)
 
     async def back(self, table: Table, seat: int) -> None:
@@ -911,6 +1001,7 @@ class Hub:
             if seat in table.left:
                 table.left.remove(seat)
                 table.votes = {}
+                await self._tell_question(table)
         await self.broadcast(table)
 
     async def _set_standing(self, table: Table, seat: int, standing: bool, *,
@@ -920,7 +1011,9 @@ class Hub:
         if table.away[seat] != away:
             await self._write(self._save_seat, table.id, seat, {"away": away})
             table.away[seat] = away
-        table.standing[seat] = standing
+        if table.standing[seat] != standing:
+            table.standing[seat] = standing
+            await self.announce(table, "standing", seat=seat, on=standing)
 
     def _arm_timer(self, table: Table) -> None:
         """Start or stop the clock of the person to move. With a turn timer, a person
@@ -930,6 +1023,7 @@ class Hub:
         if table.timer_task is not None:
             table.timer_task.cancel()
             table.timer_task = None
+        table.ticking = False
         if table.turn_timer is None or table.status != "playing" or table.match.is_over:
             table.deadline = None
             table.timed = None
@@ -948,7 +1042,10 @@ class Hub:
         if seat in table.gone_at:
             grace = min(AWAY_GRACE, table.turn_timer) * self.timer_unit
             due = min(due, table.gone_at[seat] + grace)
-        table.timer_task = loop.create_task(self._time_up(table, turn, table.seq, due))
+        table.ticking = True
+        if self._plays_bots(table):
+            # (With several server processes, the one that plays the table's bots.)
+            table.timer_task = loop.create_task(self._time_up(table, turn, table.seq, due))
 
     async def _time_up(self, table: Table, turn: tuple[int, int], seq: int,
                        due: float) -> None:
@@ -963,6 +1060,7 @@ class Hub:
             table.standing[seat] = True
             table.deadline = None
             table.timed = None
+            await self.announce(table, "standing", seat=seat, on=True)
         await self.broadcast(table)
         self._schedule_bot(table)
 
@@ -988,9 +1086,18 @@ class Hub:
                 if seat in table.left:
                     table.left.remove(seat)
                     table.votes = {}
-            await self._commit(table, seat, action)
+                    await self._tell_question(table)
+            stale: HubError | None = None
+            try:
+                await self._commit(table, seat, action)
+            except HubError as err:
+                if err.code != "stale":
+                    raise
+                stale = err
         await self.broadcast(table)
         self._schedule_bot(table)
+        if stale is not None:
+            raise stale
 
     async def why(self, table: Table, seat: int, text: str) -> dict[str, Any]:
         """Whether ``seat`` may play ``text`` now, and if not, why (the refusal the action
@@ -1061,6 +1168,7 @@ class Hub:
         deleted from the database and the match replayed without it: the position is
         the one before it, the stock in the same order."""
         async with table.lock:
+            await self._fresh(table)
             match self._undo_problem(table, seat):
                 case "undo-nothing":
                     raise HubError("only a meld or lay-off of your turn can be taken back, "
@@ -1091,6 +1199,10 @@ class Hub:
     async def seen(self, table: Table, seat: int) -> None:
         """``seat`` has closed the last deal's summary: once every person has, the bots
         go on with the next deal."""
+        await self.announce(table, "seen", seat=seat)
+        await self._heard_seen(table, seat)
+
+    async def _heard_seen(self, table: Table, seat: int) -> None:
         table.reading.discard(seat)
         if not table.reading:
             table.read.set()
@@ -1100,22 +1212,33 @@ class Hub:
     async def _commit(self, table: Table, seat: int, action: Action) -> None:
         """Write the action, then play it (the caller holds the table's lock)."""
         seq = table.seq + 1
-        await self._write(self._save_action, table.id, seq, seat, str(action))
+        try:
+            await self._write(self._save_action, table.id, seq, seat, str(action))
+        except IntegrityError:
+            # Another server process stored this table's next action first: this one
+            # came too late (what it answered is no longer the position).
+            await self._catch_up(table)
+            raise HubError("the game moved on meanwhile: look at the table again", 409,
+                           code="stale") from None
+        self._played(table, seat, seq, str(action))
+        if table.match.is_over:
+            table.status = "finished"
+            await self._write(self._save_finish, table)
+        self._arm_timer(table)
+
+    def _played(self, table: Table, seat: int, seq: int, text: str) -> None:
+        """Play the stored action ``seq`` in memory (checked already)."""
         table.seq = seq
         deal = table.match.deal_number
-        table.match.apply(action)
-        table.actions.append(str(action))
+        table.match.apply(text)
+        table.actions.append(text)
         table.reading.discard(seat)  # a person who plays has seen what came before
         if table.match.deal_number != deal and not table.match.is_over:
             # A deal ended: the people read its summary before the bots go on.
             table.reading = {s for s in range(table.players)
                              if table.kinds[s] == "person" and not table.standing[s]}
             table.read.clear()
-        table.last = [f"{table.names[seat]}: {action}"]
-        if table.match.is_over:
-            table.status = "finished"
-            await self._write(self._save_finish, table)
-        self._arm_timer(table)
+        table.last = [f"{table.names[seat]}: {text}"]
 
     def _save_action(self, table_id: str, seq: int, seat: int, text: str) -> None:
         with Session(self.engine) as session:
@@ -1163,7 +1286,7 @@ class Hub:
         return table.standin if table.standing[seat] else None
 
     def _schedule_bot(self, table: Table) -> None:
-        if table.status != "playing" or table.match.is_over:
+        if table.status != "playing" or table.match.is_over or not self._plays_bots(table):
             return
         seat = table.match.deal.to_move
         if self._level_at(table, seat) is None:
@@ -1217,8 +1340,203 @@ class Hub:
                 if table.seq != seq or table.status != "playing" or (
                         self._level_at(table, seat) != level):
                     continue  # the table changed meanwhile (or its person came back)
-                await self._commit(table, seat, action)
+                with contextlib.suppress(HubError):  # stale: another process played it
+                    await self._commit(table, seat, action)
             await self.broadcast(table)
+            if not self._plays_bots(table):
+                return
+
+    # -- other server processes ------------------------------------------------------
+
+    def start(self) -> None:
+        """From the event loop, once the tables are restored: hear the other server
+        processes (if any) and remind them every HEARTBEAT seconds who is connected here."""
+        if not self.bus.shared:
+            return
+        loop = asyncio.get_running_loop()
+
+        def deliver(message: dict[str, Any]) -> None:
+            loop.call_soon_threadsafe(self._heard, message)
+
+        self.bus.start(deliver)
+        self._later(self._heartbeat())
+
+    def _heard(self, message: dict[str, Any]) -> None:
+        self._later(self._on_message(message))
+
+    async def _heartbeat(self) -> None:
+        while True:
+            await asyncio.sleep(HEARTBEAT)
+            now = time.monotonic()
+            for table in list(self.tables.values()):
+                if table.here():
+                    await self._tell_here(table)
+                gone = [p for p, (_, _, when) in table.elsewhere.items()
+                        if now - when > PRESENCE_TTL]
+                if gone:
+                    # A process that stopped (or lost the database) has nobody connected.
+                    await self._elsewhere(table, {p: None for p in gone})
+
+    async def _tell_here(self, table: Table) -> None:
+        seats = sorted(s for s, sends in table.sockets.items() if sends)
+        await self.announce(table, "here", seats=seats, watchers=len(table.watchers))
+
+    async def _tell_question(self, table: Table) -> None:
+        await self.announce(table, "question", left=table.left,
+                            votes={str(s): end for s, end in table.votes.items()})
+
+    def _plays_bots(self, table: Table) -> bool:
+        """Whether this process plays the table's bots and keeps its clock: with several
+        server processes, the first (by name) of those where someone is connected to it,
+        or every one while nobody is (the database lets only one store each action)."""
+        if not self.bus.shared:
+            return True
+        busy = {p for p, (seats, watchers, _) in table.elsewhere.items() if seats or watchers}
+        if table.here():
+            busy.add(self.bus.process)
+        return not busy or min(busy) == self.bus.process
+
+    async def _on_message(self, message: dict[str, Any]) -> None:
+        """What another server process announced (see :mod:`rummykit.server.bus`)."""
+        kind = message.get("k")
+        try:
+            if kind == "resync":
+                for table in list(self.tables.values()):
+                    await self.refresh(table)
+                return
+            if kind == "transfer":
+                self.transfers[str(message["code"])] = (str(message["key"]),
+                                                        time.monotonic() + TRANSFER_TIME)
+                return
+            if kind == "spent":
+                self.transfers.pop(str(message["code"]), None)
+                return
+            table_id = str(message.get("t"))
+            held = self.tables.get(table_id)
+            if held is None:
+                if kind == "changed" and table_id not in self.broken:
+                    # A table made (or started) in another process: held here too, so
+                    # the lobby and every page here show it.
+                    with contextlib.suppress(HubError):
+                        loaded = await self.fetch(table_id)
+                        await self.refresh(loaded)  # (it may have been read before this)
+                        if loaded.status != "finished":
+                            self.resume(loaded)
+                return
+            table = held
+            if kind == "changed":
+                await self.refresh(table)
+            elif kind == "here":
+                seats = frozenset(int(s) for s in message["seats"])
+                await self._elsewhere(table, {str(message["from"]): (
+                    seats, int(message["watchers"]), time.monotonic())})
+            elif kind == "chat":
+                await self._heard_chat(table, dict(message["m"]))
+            elif kind == "seen":
+                await self._heard_seen(table, int(message["seat"]))
+            elif kind == "standing":
+                table.standing[int(message["seat"])] = bool(message["on"])
+                self._arm_timer(table)
+                await self.broadcast(table)
+                self._schedule_bot(table)
+            elif kind == "question":
+                table.left = [int(s) for s in message["left"]]
+                table.votes = {int(s): bool(end) for s, end in message["votes"].items()}
+                await self.broadcast(table)
+            elif kind == "kick":
+                for send in list(table.sockets.get(int(message["seat"]), ())):
+                    await self.kick(table, send, str(message["reason"]))
+        except (KeyError, TypeError, ValueError, AttributeError):
+            log.warning("an announcement of another process was not understood: %.200r",
+                        message)
+
+    async def _elsewhere(self, table: Table,
+                         changes: dict[str, tuple[frozenset[int], int, float] | None]) -> None:
+        """Another process's connections at ``table`` changed (None: it has none now)."""
+        before = [table.connected(s) for s in range(table.players)]
+        watching = table.watching()
+        for process, entry in changes.items():
+            if entry is None:
+                table.elsewhere.pop(process, None)
+            else:
+                table.elsewhere[process] = entry
+        after = [table.connected(s) for s in range(table.players)]
+        now = asyncio.get_running_loop().time()
+        for seat in range(table.players):
+            if table.kinds[seat] != "person":
+                continue
+            if before[seat] and not after[seat]:
+                table.gone_at[seat] = now
+            elif after[seat]:
+                table.gone_at.pop(seat, None)
+        self._arm_timer(table)
+        self._schedule_bot(table)
+        if after != before or table.watching() != watching:
+            await self._show_presence(table)
+
+    async def _fresh(self, table: Table) -> None:
+        """With several server processes: bring ``table`` up to date before deciding
+        anything from it (the caller holds its lock)."""
+        if self.bus.shared:
+            await self._catch_up(table)
+
+    async def refresh(self, table: Table) -> None:
+        """Bring ``table`` up to date with the database (another process changed it) and
+        tell the connections here."""
+        async with table.lock:
+            await self._catch_up(table)
+        await self.broadcast(table)
+        self._schedule_bot(table)
+
+    async def _catch_up(self, table: Table) -> None:
+        """Read ``table`` again and play what another process stored (the caller holds
+        the table's lock). A table whose stored actions no longer begin with the ones
+        played here (an undo there) is replayed from its start."""
+        row = await asyncio.to_thread(self._reread, table.id)
+        if row is None:
+            return
+        seats, actions = row["seats"], row["actions"]
+        for seat, stored in enumerate(seats):
+            table.joined[seat] = stored["joined"]
+            table.key_hashes[seat] = stored["key_hash"]
+            table.token_hashes[seat] = stored["token_hash"]
+            if table.away[seat] != stored["away"]:
+                table.away[seat] = table.standing[seat] = stored["away"]
+        names = [stored["name"] for stored in seats]
+        texts = [text for _, _, text in actions]
+        if names != table.names or texts[:len(table.actions)] != table.actions:
+            table.names = names
+            table.match = Match(table.rules, players=names, seed=table.seed,
+                                first_dealer=table.match.dealers[0])
+            table.actions = []
+            table.seq = 0
+        for seq, seat, text in actions[len(table.actions):]:
+            self._played(table, seat, seq, text)
+        table.status = row["status"]
+        if table.match.is_over and table.status == "playing":
+            # Its last action is stored; its bookkeeping is under way there.
+            table.status = "finished"
+        table.next_table = row["next_table"]
+        table.ended_by = row["ended_by"]
+        table.listed = row["listed"]
+        if table.status != "playing":
+            table.left, table.votes = [], {}
+        self._arm_timer(table)
+
+    def _reread(self, table_id: str) -> dict[str, Any] | None:
+        with Session(self.engine) as session:
+            row = _table_row(session, table_id)
+            if row is None:
+                return None
+            return {
+                "status": row.status, "next_table": row.next_table,
+                "ended_by": row.ended_by, "listed": row.public,
+                "seats": [{"name": s.name, "joined": s.joined, "key_hash": s.key_hash,
+                           "token_hash": s.token_hash, "away": s.away}
+                          for s in sorted(row.seats, key=lambda s: s.seat)],
+                "actions": [(a.seq, a.seat, a.text)
+                            for a in sorted(row.actions, key=lambda a: a.seq)],
+            }
 
     # -- what each seat hears ------------------------------------------------------
 
@@ -1249,7 +1567,7 @@ class Hub:
                 "opening": table.rules.opening,
                 "reading": sorted(table.reading),
                 "undo": seat is not None and self._undo_problem(table, seat) is None,
-                "watchers": len(table.watchers),
+                "watchers": table.watching(),
                 "target": table.match.target,
                 "melded": self._melded(table),
                 "left": table.left,
@@ -1264,7 +1582,7 @@ class Hub:
 
     def _time_left(self, table: Table) -> float | None:
         """Seconds the person to move has left for this turn (None: no clock runs)."""
-        if table.deadline is None or table.timer_task is None:
+        if table.deadline is None or not table.ticking:
             return None
         left = (table.deadline - asyncio.get_running_loop().time()) / self.timer_unit
         return round(max(0.0, left), 1)
@@ -1303,6 +1621,8 @@ class Hub:
             # Back after losing the connection: the seat is theirs again (with what is
             # left of the turn's time, if it is theirs).
             table.standing[seat] = False
+            if self.bus.shared:
+                self._later(self.announce(table, "standing", seat=seat, on=False))
         if table.turn_timer is not None and table.status == "playing":
             self._arm_timer(table)
 
@@ -1332,4 +1652,7 @@ class Hub:
         for table in self.tables.values():
             if table.bot_task is not None:
                 table.bot_task.cancel()
+        for task in list(self._tasks):
+            task.cancel()
+        self.bus.stop()
         self._writer.shutdown(wait=True)

@@ -1,0 +1,105 @@
+"""The web app as several processes on one PostgreSQL database (``rummykit serve
+--workers N``).
+
+The parent process opens the listening socket and migrates the database once; each worker
+process builds its own app on that database, hears the others through PostgreSQL
+(:mod:`rummykit.server.bus`) and accepts connections from the shared socket (the kernel
+hands each new connection to one of them). A worker that dies is started again; the
+others go on meanwhile, and its tables are rebuilt from the database by whichever
+process a player reaches next. Ctrl-C or SIGTERM stops them all.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import multiprocessing
+import os
+import signal
+import socket
+import time
+from multiprocessing.process import BaseProcess
+from typing import Any
+
+__all__ = ["serve_workers"]
+
+log = logging.getLogger("rummykit.server")
+
+RESTART_PAUSE = 1.0
+"""Seconds between a worker's death and its restart (a worker that cannot start at all
+is not restarted in a tight loop)."""
+
+
+def _worker(options: dict[str, Any], listener: socket.socket, header_timeout: float) -> None:
+    """One worker process: the app on the shared socket."""
+    # Ctrl-C reaches every process of the terminal: the parent stops the workers (a
+    # worker still starting would otherwise die with a traceback); uvicorn, once it runs,
+    # answers both signals by finishing what it is doing.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    import uvicorn
+
+    from rummykit.server.app import create_app
+    from rummykit.server.protocol import timely_protocol
+
+    app = create_app(**options, shared=True)
+    config = uvicorn.Config(app, log_level="warning", ws_max_size=65536,
+                            http=timely_protocol(header_timeout))
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C: stopped, as it was asked to
+        uvicorn.Server(config).run(sockets=[listener])
+
+
+def serve_workers(options: dict[str, Any], *, workers: int, host: str, port: int,
+                  header_timeout: float) -> int:
+    """Serve ``create_app(**options)`` from ``workers`` processes on ``host:port`` until
+    Ctrl-C or SIGTERM; return the exit status."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    listener = socket.socket(family, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listener.bind((host, port))
+    except OSError as err:
+        print(f"cannot listen on {host}:{port}: {err.strerror}", flush=True)
+        return 2
+    listener.listen(2048)
+    listener.set_inheritable(True)
+    context = multiprocessing.get_context("spawn")
+
+    def start() -> BaseProcess:
+        process = context.Process(target=_worker, args=(options, listener, header_timeout),
+                                  name="rummykit-worker", daemon=False)
+        process.start()
+        return process
+
+    stopping = False
+
+    def stop(signum: int, frame: Any) -> None:
+        nonlocal stopping
+        stopping = True
+
+    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+    running = [start() for _ in range(workers)]
+    try:
+        while not stopping:
+            time.sleep(0.2)
+            for i, process in enumerate(running):
+                if not process.is_alive() and not stopping:
+                    print(f"rummykit: worker {process.pid} stopped (exit {process.exitcode});"
+                          " starting another", flush=True)
+                    time.sleep(RESTART_PAUSE)
+                    running[i] = start()
+    finally:
+        for process in running:
+            if process.is_alive() and process.pid is not None:
+                with contextlib.suppress(OSError):
+                    os.kill(process.pid, signal.SIGTERM)  # uvicorn stops gracefully on it
+        deadline = time.monotonic() + 10
+        for process in running:
+            process.join(max(0.1, deadline - time.monotonic()))
+            if process.is_alive():
+                process.terminate()
+                process.join(2)
+        listener.close()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    return 0
+
