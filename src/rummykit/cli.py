@@ -270,6 +270,15 @@ def _play(args: argparse.Namespace) -> int:
         except UsageError as err:
             print(f"cannot start: {err}", file=sys.stderr)
             return 2
+    if not args.plain and sys.stdin.isatty() and sys.stdout.isatty():
+        try:
+            from rummykit.tui import run_app
+        except ImportError:
+            pass  # the tui extra is not installed: the line interface
+        else:
+            return run_app(rules=args.rules, players=args.players, seed=args.seed,
+                           name=args.name, bots=args.bots, save=args.save, resume=args.resume,
+                           stats_url=stats_url)
     return play(args.rules, args.players, args.seed, args.name, args.bots, args.save,
                 sys.stdin, sys.stdout, stats_url=stats_url, resume=args.resume)
 
