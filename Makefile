@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	touch $(STAMP)
 
 $(WEB_STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -e '.[web]'
+	$(BIN)/pip install --quiet -e '.[web,tui]'
 	touch $(WEB_STAMP)
 
 # What the tests need from the system: Chromium for the browser tests, PostgreSQL for the
@@ -26,11 +26,14 @@ system-deps:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium postgresql >/dev/null; \
 	fi
 
+ARGS ?=
+
 run: $(WEB_STAMP)
-	$(BIN)/rummykit serve
+	@echo "rummykit is installed in $(BIN): run it as $(BIN)/rummykit, or put it on your PATH with: . $(BIN)/activate"
+	$(BIN)/rummykit serve $(ARGS)
 
 play: $(WEB_STAMP)
-	$(BIN)/rummykit play
+	$(BIN)/rummykit play $(ARGS)
 
 test: $(STAMP) system-deps
 	$(BIN)/ruff check src tests bench

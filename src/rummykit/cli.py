@@ -9,21 +9,23 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from rummykit import record as records
-from rummykit.bots import BOTS, Bot, make_bot, split_bots
+from rummykit.bots import BOTS
 from rummykit.cards import format_cards
+from rummykit.cliutil import HelpFormatter, UsageError, check_database
 from rummykit.engine.actions import Action
 from rummykit.engine.match import Match
 from rummykit.engine.scoring import describe_end
 from rummykit.errors import IllegalActionError, NotationError, RecordError, RulesError
-from rummykit.names import printable_name
-from rummykit.rules import OPTION_HELP, PRESET_SOURCES, PRESETS, Rules
-from rummykit.views import View, view
+from rummykit.rules import OPTION_HELP, PRESET_SOURCES, PRESET_SUMMARIES, PRESETS, Rules
+from rummykit.rules.options import option_text
+from rummykit.session import LocalGame
+from rummykit.views import View
 
 __all__ = ["main"]
 
@@ -31,89 +33,132 @@ __all__ = ["main"]
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 0
     handler: Callable[[argparse.Namespace], int] = args.handler
     try:
         return handler(args)
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader went away (| head): end quietly, and let Python's last flush of
+        # stdout go nowhere instead of printing another error.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
+
+
+def _version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("rummykit")
+    except Exception:  # not installed (run from a source tree)
+        return "unknown"
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="rummykit", description="Rummy in every rule set people play.")
-    sub = parser.add_subparsers(dest="command", required=True)
+        prog="rummykit", description="Rummy in every rule set people play: play in the "
+        "terminal, replay records, simulate bots, serve the web app.",
+        formatter_class=HelpFormatter)
+    parser.add_argument("--version", action="version", version=f"rummykit {_version()}")
+    sub = parser.add_subparsers(dest="command", title="commands", metavar="COMMAND")
 
-    play = sub.add_parser("play", help="play a match in the terminal against computer players")
+    play = sub.add_parser(
+        "play", help="play a match in the terminal against computer players",
+        description="Play a match in the terminal against computer players. In a terminal "
+        "with the tui extra installed this opens the terminal app; --plain (or input that "
+        "is not a terminal) keeps the line interface.", formatter_class=HelpFormatter)
     play.add_argument("--rules", default="basic",
                       help="a preset, with options if wanted: 'classic(melds_per_turn=many)'")
     play.add_argument("--players", type=int, default=2, help="2 to 6 players, you included")
-    play.add_argument("--seed", type=int, default=None, help="seed of the shuffles")
+    play.add_argument("--seed", type=int, default=None,
+                      help="seed of the shuffles (default: a random one, told at the end)")
     play.add_argument("--name", default="You", help="your name at the table")
-    play.add_argument("--bots", default="random",
-                      help=f"bot level for the other seats, or a comma list ({', '.join(BOTS)}; "
-                      "options in parentheses: 'master(think=0.5)')")
-    play.add_argument("--save", metavar="FILE", help="save the game as a record when it stops")
-    play.set_defaults(handler=_play)
-
-    rep = sub.add_parser("replay", help="replay a game record and check it")
-    rep.add_argument("file")
-    rep.add_argument("--json", action="store_true", help="print the result as JSON")
-    rep.set_defaults(handler=_replay)
-
-    play.add_argument("--db", help="statistics database URL (default: DATABASE_URL or "
-                      "sqlite:///var/rummykit.db)")
+    play.add_argument("--bots", default=None,
+                      help="the other seats' bots, one level or a comma list (fewer than the "
+                      f"seats repeat the last): {', '.join(BOTS)}; options in parentheses: "
+                      "'master(think=0.5)' (default random; with --resume, the record's)")
+    play.add_argument("--save", metavar="FILE",
+                      help="keep the game as a record in FILE, written after every action")
+    play.add_argument("--resume", metavar="FILE",
+                      help="go on with the game saved in FILE (and keep saving it there "
+                      "unless --save names another file)")
+    play.add_argument("--plain", action="store_true",
+                      help="the line interface even in a terminal")
+    play.add_argument("--db", metavar="URL", help="statistics database URL (default: "
+                      "DATABASE_URL or sqlite:///var/rummykit.db)")
     play.add_argument("--no-stats", action="store_true",
                       help="do not store the finished match in the statistics")
+    play.set_defaults(handler=_play)
+
+    rep = sub.add_parser("replay", help="replay a game record and check it",
+                         formatter_class=HelpFormatter)
+    rep.add_argument("file", help="the record (JSON)")
+    rep.add_argument("--json", action="store_true", help="print the result as JSON")
+    rep.set_defaults(handler=_replay)
 
     from rummykit.sim.cli import add_commands
 
     add_commands(sub)
 
-    serve = sub.add_parser("serve", help="start the web app")
+    serve = sub.add_parser("serve", help="start the web app", formatter_class=HelpFormatter)
     serve.add_argument("--host", default="127.0.0.1",
                        help="address to serve on (default 127.0.0.1: this machine only; "
                        "0.0.0.0: every address)")
-    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    serve.add_argument("--db", help="database URL (default: DATABASE_URL or "
+    serve.add_argument("--port", type=_port, default=8000, help="port, 1 to 65535")
+    serve.add_argument("--db", metavar="URL", help="database URL (default: DATABASE_URL or "
                        "sqlite:///var/rummykit.db)")
     serve.add_argument("--bot-delay", type=float, default=0.6,
                        help="seconds a bot waits before it moves, so people see it play")
     serve.add_argument("--think", type=_seconds, default=1.0,
-                       help="seconds the master bot thinks over each decision (default 1)")
+                       help="seconds the master bot thinks over each decision")
     serve.add_argument("--allow-seed", action="store_true",
                        help="let a table's creator choose its seed (for tests and demos: "
                        "the seed shows every card)")
     serve.add_argument("--api-docs", action="store_true",
                        help="serve the API's OpenAPI pages at /docs and /openapi.json")
     serve.add_argument("--tables-per-client", type=int, default=30, metavar="N",
-                       help="tables one client address may open in ten minutes (default 30)")
+                       help="tables one client address may open in ten minutes")
     serve.add_argument("--timer-unit", type=_seconds, default=1.0, metavar="S",
-                       help="real seconds in a second of a table's turn timer (default 1; "
-                       "less only for tests and demonstrations)")
+                       help="real seconds in a second of a table's turn timer (less only "
+                       "for tests and demonstrations)")
     serve.add_argument("--header-timeout", type=_seconds, default=10.0, metavar="S",
-                       help="seconds a client has to send a request's headers (default 10)")
+                       help="seconds a client has to send a request's headers")
     serve.add_argument("--workers", type=int, default=1, metavar="N",
-                       help="server processes (default 1); more than one needs a PostgreSQL "
-                       "database (--db postgresql+psycopg://...)")
+                       help="server processes; more than one needs a PostgreSQL database "
+                       "(--db postgresql+psycopg://...)")
     serve.set_defaults(handler=_serve)
 
-    rules = sub.add_parser("rules", help="list the presets and options")
+    rules = sub.add_parser("rules", help="list the presets and options",
+                           formatter_class=HelpFormatter)
     rules.add_argument("preset", nargs="?", help="show one preset (with options) in full")
-    rules.add_argument("--json", action="store_true")
+    rules.add_argument("--json", action="store_true", help="print as JSON")
     rules.set_defaults(handler=_rules)
     return parser
 
 
-def _seconds(text: str) -> float:
-    """A think time: a number of seconds from 0.01 to 60."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not 0.01 <= value <= 60:
-        raise argparse.ArgumentTypeError(f"{value} is out of range (0.01 to 60 seconds)")
-    return value
+def _in_range(kind: type[int] | type[float], low: float, high: float, what: str,
+              unit: str = "") -> Callable[[str], float]:
+    """An argparse type: a number of ``kind`` from ``low`` to ``high``."""
+    def convert(text: str) -> float:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{value} is out of range ({low} to {high}{unit})")
+        return value
+    return convert
+
+
+_port = _in_range(int, 1, 65535, "a port number")
+"""A TCP port: 1 to 65535."""
+_seconds = _in_range(float, 0.01, 60, "a number of seconds", " seconds")
+"""A think time: a number of seconds from 0.01 to 60."""
 
 
 # -- replay --------------------------------------------------------------------------
@@ -225,19 +270,18 @@ def _rules(args: argparse.Namespace) -> int:
             print(json.dumps({"rules": str(rules), "options": {
                 k: list(v) if isinstance(v, tuple) else v for k, v in opts.items()}}))
             return 0
-        print(f"{rules}  ({PRESET_SOURCES[rules.preset_name]})")
-        for name, value in opts.items():
-            shown = "/".join(map(str, value)) if isinstance(value, tuple) else value
-            print(f"  {name} = {shown}\n      {OPTION_HELP[name]}")
+        print(f"{rules}: {PRESET_SOURCES[rules.preset_name]}")
+        for name in opts:
+            print(f"  {name} = {option_text(rules, name)}\n      {OPTION_HELP[name]}")
         return 0
     if args.json:
         print(json.dumps({"presets": {n: PRESET_SOURCES[n] for n in PRESETS},
                           "options": OPTION_HELP}))
         return 0
-    print("Presets:")
+    print("Presets (the game each plays, then its rules in one line):")
     for name in PRESETS:
-        print(f"  {name:14} {PRESET_SOURCES[name]}")
-    print("Show one with: rummykit rules PRESET")
+        print(f"  {name:14} {PRESET_SOURCES[name]}: {PRESET_SUMMARIES[name]}")
+    print("Show one with its every option: rummykit rules PRESET")
     return 0
 
 
@@ -251,92 +295,118 @@ Commands: ? lists your legal actions, help shows this, quit stops (the game is s
 
 
 def _play(args: argparse.Namespace) -> int:
+    stats_url: str | None = None
+    if not args.no_stats:
+        try:
+            stats_url = check_database(args.db) if _has_stats() else ""
+        except UsageError as err:
+            print(f"cannot start: {err}", file=sys.stderr)
+            return 2
+    if not args.plain and sys.stdin.isatty() and sys.stdout.isatty():
+        try:
+            from rummykit.tui import run_app
+        except ImportError:
+            pass  # the tui extra is not installed: the line interface
+        else:
+            return run_app(rules=args.rules, players=args.players, seed=args.seed,
+                           name=args.name, bots=args.bots, save=args.save, resume=args.resume,
+                           stats_url=stats_url)
     return play(args.rules, args.players, args.seed, args.name, args.bots, args.save,
-                sys.stdin, sys.stdout, stats_url=None if args.no_stats else (args.db or ""))
+                sys.stdin, sys.stdout, stats_url=stats_url, resume=args.resume)
+
+
+def _has_stats() -> bool:
+    try:
+        import sqlalchemy  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def start_game(rules_text: str, players: int, seed: int | None, name: str, bots: str | None,
+               save: str | None, resume: str | None) -> LocalGame:
+    """The game ``rummykit play`` asked for: a new one or one resumed (errors raise)."""
+    if resume:
+        return LocalGame.resume(resume, bots=bots, save=save)
+    return LocalGame.start(rules=rules_text, players=players, seed=seed, name=name,
+                           bots=bots or "random", save=save)
 
 
 def play(
-    rules_text: str, players: int, seed: int | None, name: str, bots: str, save: str | None,
-    stdin: TextIO, stdout: TextIO, *, stats_url: str | None = None,
+    rules_text: str, players: int, seed: int | None, name: str, bots: str | None,
+    save: str | None, stdin: TextIO, stdout: TextIO, *, stats_url: str | None = None,
+    resume: str | None = None,
 ) -> int:
-    """The terminal game: the person is seat 0, bots take the other seats.
+    """The terminal game's line interface: the person is seat 0, bots take the other seats.
 
-    A finished match is stored in the statistics at ``stats_url`` ("" for the default
-    database, None for none)."""
+    With ``save`` the record is written after every action. A finished match is stored in
+    the statistics at ``stats_url`` ("" for the default database, None for none)."""
     def say(text: str = "") -> None:
         print(text, file=stdout, flush=True)
 
     try:
-        if not name.strip() or len(name) > 40:
-            raise RulesError("--name takes a name of 1 to 40 characters")
-        if not printable_name(name):
-            raise RulesError("--name may hold letters, digits, spaces and punctuation, not "
-                             "control, invisible or direction-changing characters")
-        rules = Rules.parse(rules_text)
-        levels = split_bots(bots)
-        if len(levels) == 1:
-            levels = levels * (players - 1)
-        if len(levels) != players - 1:
-            raise RulesError(f"--bots names {len(levels)} bots for {players - 1} other seats")
-        seat_bots: list[Bot] = [make_bot(level) for level in levels]
-        if seed is None:
-            seed = random.SystemRandom().randrange(1 << 31)
-        names = [name] + [f"{b.name.capitalize()} {i}" for i, b in enumerate(seat_bots, 1)]
-        match = Match(rules, players=names, seed=seed)
+        game = start_game(rules_text, players, seed, name, bots, save, resume)
     except (RulesError, RecordError, ValueError) as err:
         say(f"cannot start: {err}")
         return 2
-    rngs = [random.Random(f"rummykit/bot/{seed}/{seat}") for seat in range(players)]
+    match = game.match
     # The seed would let the person work out every hand: it is told when the game stops.
-    say(f"rummykit: {rules}, {players} players. Type 'help' for the notation.")
+    say(f"rummykit: {match.rules}, {match.players} players. Type 'help' for the notation.")
+    if resume:
+        say(f"Going on with the game saved in {resume}.")
     finished = False
     interrupted = False
     try:
-        finished = _play_loop(match, seat_bots, rngs, stdin, stdout, say)
+        finished = _play_loop(game, stdin, stdout, say)
     except KeyboardInterrupt:
         # Ctrl-C (at the prompt or while a bot thinks) stops the game as 'quit' does:
-        # the record is still saved and the seed told.
+        # the record is saved (it was, after the last action) and the seed told.
         interrupted = True
         say("")
+    match = game.match
     if finished:
-        winner = match.winner
-        say("Match over. " + ", ".join(
-            f"{n} {t}" for n, t in zip(match.names, match.totals, strict=True)))
-        say(f"Winner: {match.names[winner]}" if winner is not None else "No single winner.")
-        settlement = match.settlement()
-        if settlement is not None:
-            say("Settlement (the winner collects the differences): " + ", ".join(
-                f"{n} {p:+d}" for n, p in zip(match.names, settlement, strict=True)))
+        for line in match_summary(match):
+            say(line)
     else:
         say("Game stopped before its end.")
-    say(f"(The shuffles came from seed {seed}.)")
-    if save:
-        records.dump(records.from_match(match), save)
-        say(f"Record saved to {save}")
+    say(f"(The shuffles came from seed {game.seed}.)")
+    if game.save is not None:
+        say(f"Record saved to {game.save}")
     if finished and stats_url is not None:
-        _store(match, [name, *levels], stats_url, say)
+        _store(match, [match.names[0], *game.levels], stats_url, say)
     return 130 if interrupted else 0
 
 
-def _play_loop(match: Match, seat_bots: Sequence[Bot], rngs: Sequence[random.Random],
-               stdin: TextIO, stdout: TextIO, say: Callable[[str], None]) -> bool:
+def match_summary(match: Match) -> list[str]:
+    """How a finished match ended, in a few lines."""
+    winner = match.winner
+    lines = ["Match over. " + ", ".join(
+        f"{n} {t}" for n, t in zip(match.names, match.totals, strict=True))]
+    lines.append(f"Winner: {match.names[winner]}" if winner is not None else "No single winner.")
+    settlement = match.settlement()
+    if settlement is not None:
+        lines.append("Settlement (the winner collects the differences): " + ", ".join(
+            f"{n} {p:+d}" for n, p in zip(match.names, settlement, strict=True)))
+    return lines
+
+
+def _play_loop(game: LocalGame, stdin: TextIO, stdout: TextIO,
+               say: Callable[[str], None]) -> bool:
     """Play until the match ends (True) or the person stops (False)."""
-    seen_deals = 0
+    seen_deals = len(game.match.finished)
     while True:
+        match = game.match
         if len(match.finished) > seen_deals:
             _deal_summary(match, seen_deals, say)
             seen_deals = len(match.finished)
         if match.is_over:
             return True
-        deal = match.deal
-        seat = deal.to_move
-        if seat != 0:
-            v = view(match, seat)
-            action = seat_bots[seat - 1].choose(v, rngs[seat])
-            match.apply(action)
+        if game.bot_to_move:
+            seat, action = game.bot_choice()
+            game.play_bot(action)
             say(f"{match.names[seat]}: {action}")
             continue
-        v = view(match, 0)
+        v = game.view()
         _show(v, say)
         try:
             line = _ask(stdin, stdout)
@@ -353,7 +423,7 @@ def _play_loop(match: Match, seat_bots: Sequence[Bot], rngs: Sequence[random.Ran
             say(HELP)
             continue
         try:
-            match.apply(Action.parse(line))
+            game.play(Action.parse(line))
         except (NotationError, IllegalActionError) as err:
             say(f"Not allowed: {err}")
 

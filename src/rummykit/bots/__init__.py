@@ -18,7 +18,8 @@ from rummykit.engine.actions import Action
 from rummykit.errors import shown
 from rummykit.views import View
 
-__all__ = ["BOTS", "LEVELS", "Bot", "make_bot", "parse_bot", "same_bot_key", "split_bots"]
+__all__ = ["BOTS", "LEVELS", "Bot", "make_bot", "parse_bot", "same_bot_key", "seat_levels",
+           "split_bots"]
 
 
 class Bot(Protocol):
@@ -31,9 +32,36 @@ class Bot(Protocol):
         ...
 
 
-def split_bots(text: str) -> list[str]:
+def split_bots(text: str, *, keep_empty: bool = False) -> list[str]:
     """Split a comma list of bots, keeping commas inside parentheses:
-    ``"master(think=0.2,rollouts=50),expert"`` -> two bots."""
+    ``"master(think=0.2,rollouts=50),expert"`` -> two bots. Empty names are left out
+    unless ``keep_empty`` (to refuse them)."""
+    parts = _split_keeping_empty(text)
+    return parts if keep_empty else [part for part in parts if part]
+
+
+def seat_levels(text: str, seats: int) -> list[str]:
+    """The bot of each of ``seats`` seats from a comma list (``--bots`` of ``play`` and
+    ``simulate`` alike): one bot per seat, or fewer and the last fills the seats left.
+
+    An empty name, more bots than seats or a bot that does not parse is a ValueError.
+
+    >>> seat_levels("expert,random", 3)
+    ['expert', 'random', 'random']
+    """
+    names = _split_keeping_empty(text)
+    if any(not name for name in names):
+        raise ValueError(f"--bots {shown(text)}: a bot name is empty; name a level "
+                         f"({', '.join(BOTS)}) for each seat, with commas between")
+    if len(names) > seats:
+        raise ValueError(f"--bots names {len(names)} bots for {seats} seats")
+    for name in names:
+        parse_bot(name)
+    return names + [names[-1]] * (seats - len(names))
+
+
+def _split_keeping_empty(text: str) -> list[str]:
+    """The comma list's parts, stripped, empty ones included."""
     out: list[str] = []
     depth = 0
     current = ""
@@ -48,7 +76,7 @@ def split_bots(text: str) -> list[str]:
         else:
             current += ch
     out.append(current.strip())
-    return [part for part in out if part]
+    return out
 
 
 def parse_bot(spec: str) -> tuple[str, dict[str, float | int]]:

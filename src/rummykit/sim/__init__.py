@@ -9,23 +9,29 @@ of processes or a Ray cluster, with the same results on each.
 
 from __future__ import annotations
 
+import collections
+import itertools
+import multiprocessing
+import signal
 import time
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Generator, Iterator, Sequence
+from multiprocessing.pool import AsyncResult
 from typing import Any
 
 from rummykit.bots import parse_bot
 from rummykit.rules import Rules
-from rummykit.sim.report import BotResult, Estimate, Report, summarize
+from rummykit.sim.report import BotResult, Estimate, Report, Tally
 from rummykit.sim.runner import Config, Job, Outcome, play_job
 
 __all__ = [
     "BotResult",
     "Config",
     "Estimate",
+    "Interrupted",
     "Outcome",
     "Report",
     "check",
+    "check_workers",
     "run_jobs",
     "simulate",
 ]
@@ -35,6 +41,18 @@ Progress = Callable[[int, int], None]
 
 CHUNK = 16
 """Jobs sent to a worker at a time."""
+
+AHEAD = 4
+"""Chunks in flight per worker: enough to keep every worker busy, few enough that a long
+run holds almost nothing in memory and Ctrl-C has almost nothing to cancel."""
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a simulation: ``report`` holds the results of the games played."""
+
+    def __init__(self, report: Report) -> None:
+        super().__init__("interrupted")
+        self.report = report
 
 
 def check(config: Config) -> None:
@@ -50,23 +68,33 @@ def check(config: Config) -> None:
     rules.hand_size_for(config.players)
 
 
+def check_workers(workers: int) -> None:
+    """Raise ValueError unless ``workers`` is a number of processes to play on."""
+    if not 1 <= workers <= 1024:
+        raise ValueError(f"--workers takes 1 to 1024 processes, not {workers}")
+
+
 def _play_chunk(config: Config, jobs: Sequence[Job]) -> list[Outcome]:
     return [play_job(config, job) for job in jobs]
 
 
-def _chunks(jobs: list[Job]) -> list[list[Job]]:
-    return [jobs[i:i + CHUNK] for i in range(0, len(jobs), CHUNK)]
+def _chunks(jobs: Iterator[Job], size: int) -> Iterator[list[Job]]:
+    while chunk := list(itertools.islice(jobs, size)):
+        yield chunk
 
 
 def run_jobs(
     config: Config, *, workers: int = 1, backend: str = "local", address: str | None = None,
     progress: Progress | None = None,
-) -> Iterator[Outcome]:
-    """Yield the outcome of every job (in any order)."""
-    jobs = config.jobs()
-    total = len(jobs)
+) -> Generator[Outcome, None, None]:
+    """Yield the outcome of every job (in any order).
+
+    Jobs are made as they are sent, a few chunks ahead of the results, so memory does not
+    grow with the run. Closing the iterator (or Ctrl-C while it waits) stops the workers
+    at once: queued work is dropped."""
+    total = config.total
     done = 0
-    for batch in _batches(config, _chunks(jobs), workers, backend, address):
+    for batch in _batches(config, workers, backend, address):
         for outcome in batch:
             done += 1
             yield outcome
@@ -74,26 +102,50 @@ def run_jobs(
             progress(done, total)
 
 
-def _batches(
-    config: Config, chunks: list[list[Job]], workers: int, backend: str, address: str | None,
-) -> Iterator[list[Outcome]]:
+def _batches(config: Config, workers: int, backend: str, address: str | None
+             ) -> Iterator[list[Outcome]]:
     if backend == "ray":
-        yield from _ray_batches(config, chunks, address)
+        yield from _ray_batches(config, _chunks(config.jobs(), CHUNK), address)
         return
     if backend != "local":
         raise ValueError(f"unknown backend {backend!r}: local or ray")
     if workers <= 1:
-        for chunk in chunks:
-            yield _play_chunk(config, chunk)
+        for job in config.jobs():
+            yield [play_job(config, job)]
         return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(_play_chunk, config, chunk) for chunk in chunks]
-        for future in futures:
-            yield future.result()
+    yield from _pool_batches(config, workers)
+
+
+def _ignore_sigint() -> None:
+    """In a worker: Ctrl-C is the parent's to handle (it stops the workers)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _pool_batches(config: Config, workers: int) -> Iterator[list[Outcome]]:
+    pool = multiprocessing.Pool(workers, initializer=_ignore_sigint)
+    finished = False
+    try:
+        chunks = _chunks(config.jobs(), CHUNK)
+        pending: collections.deque[AsyncResult[list[Outcome]]] = collections.deque()
+        for chunk in itertools.islice(chunks, workers * AHEAD):
+            pending.append(pool.apply_async(_play_chunk, (config, chunk)))
+        while pending:
+            batch = pending.popleft().get()
+            following = next(chunks, None)
+            if following is not None:
+                pending.append(pool.apply_async(_play_chunk, (config, following)))
+            yield batch
+        finished = True
+    finally:
+        if finished:
+            pool.close()
+        else:  # stopped early (Ctrl-C, an error, the caller gave up): drop the rest now
+            pool.terminate()
+        pool.join()
 
 
 def _ray_batches(
-    config: Config, chunks: list[list[Job]], address: str | None
+    config: Config, chunks: Iterator[list[Job]], address: str | None
 ) -> Iterator[list[Outcome]]:
     try:
         import ray
@@ -103,14 +155,21 @@ def _ray_batches(
     if not ray.is_initialized():
         ray.init(address=address, include_dashboard=False, log_to_driver=False)
         started = True
+    pending: list[Any] = []
     try:
         remote: Any = ray.remote(_play_chunk)
-        pending = [remote.remote(config, chunk) for chunk in chunks]
+        ahead = 64  # chunks in flight: enough for a cluster of 16 cores
+        pending = [remote.remote(config, chunk) for chunk in itertools.islice(chunks, ahead)]
         while pending:
             ready, pending = ray.wait(pending, num_returns=1)
             for ref in ready:
+                chunk = next(chunks, None)
+                if chunk is not None:
+                    pending.append(remote.remote(config, chunk))
                 yield ray.get(ref)
     finally:
+        for ref in pending:
+            ray.cancel(ref, force=True)
         if started:
             ray.shutdown()
 
@@ -119,13 +178,22 @@ def simulate(
     config: Config, *, workers: int = 1, backend: str = "local", address: str | None = None,
     progress: Progress | None = None, on_outcome: Callable[[Outcome], None] | None = None,
 ) -> Report:
-    """Play every job of ``config`` and summarize the results per bot."""
+    """Play every job of ``config`` and summarize the results per bot.
+
+    Ctrl-C stops the workers and raises :class:`Interrupted` with the results so far."""
     check(config)
+    check_workers(workers)
     start = time.perf_counter()
-    outcomes = []
-    for outcome in run_jobs(config, workers=workers, backend=backend, address=address,
-                            progress=progress):
-        if on_outcome is not None:
-            on_outcome(outcome)
-        outcomes.append(outcome)
-    return summarize(config, outcomes, time.perf_counter() - start)
+    tally = Tally(config)
+    outcomes = run_jobs(config, workers=workers, backend=backend, address=address,
+                        progress=progress)
+    try:
+        for outcome in outcomes:
+            if on_outcome is not None:
+                on_outcome(outcome)
+            tally.add(outcome)
+    except KeyboardInterrupt:
+        outcomes.close()  # the workers stop here, before the results are shown
+        raise Interrupted(tally.report(time.perf_counter() - start, interrupted=True)
+                          ) from None
+    return tally.report(time.perf_counter() - start)

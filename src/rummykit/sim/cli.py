@@ -8,7 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from rummykit.bots import BOTS, split_bots
+from rummykit.bots import BOTS, seat_levels, split_bots
+from rummykit.cliutil import HelpFormatter, UsageError, check_database, check_dir, check_file
 from rummykit.errors import RummyError
 
 __all__ = ["add_commands"]
@@ -19,55 +20,71 @@ bot: its search is slow)."""
 
 
 def add_commands(sub: Any) -> None:
-    sim = sub.add_parser("simulate", help="play many seeded games between bots")
-    sim.add_argument("--rules", default="classic")
-    sim.add_argument("--players", type=int, default=2)
+    sim = sub.add_parser("simulate", help="play many seeded games between bots",
+                         description="Play many seeded games between bots and report each "
+                         "bot's results. Ctrl-C stops at once and reports the games played.",
+                         formatter_class=HelpFormatter)
+    _table_options(sim)
     sim.add_argument("--bots", default="expert,greedy",
-                     help=f"one level per seat, comma separated ({', '.join(BOTS)}); fewer "
-                     "than the seats repeat the last")
+                     help=f"one level per seat, comma separated ({', '.join(BOTS)}; options "
+                     "in parentheses: 'master(think=0.5)'); fewer than the seats repeat the "
+                     "last")
     unit = sim.add_mutually_exclusive_group()
-    unit.add_argument("--deals", type=int, help="play this many deals (the default, 100)")
-    unit.add_argument("--matches", type=int, help="play this many whole matches")
-    sim.add_argument("--seed", type=int, default=0)
+    unit.add_argument("--deals", type=int, help="play this many deals (default 100)")
+    unit.add_argument("--matches", type=int, help="play this many whole matches instead")
+    sim.add_argument("--seed", type=int, default=0, help="seed of the whole run")
     sim.add_argument("--workers", type=int, default=1, help="processes to play on")
     sim.add_argument("--duplicate", action="store_true",
                      help="play every deal once per rotation of the bots around the table")
-    sim.add_argument("--backend", choices=("local", "ray"), default="local")
+    sim.add_argument("--backend", choices=("local", "ray"), default="local",
+                     help="where to play: local processes or a Ray cluster")
     sim.add_argument("--address", help="Ray cluster address (with --backend ray)")
     out = sim.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print the results as JSON")
-    out.add_argument("--csv", action="store_true", help="print the results as CSV")
+    out.add_argument("--csv", nargs="?", const="-", metavar="FILE",
+                     help="the results as CSV: printed, or written to FILE")
     sim.add_argument("--save", metavar="DIR", help="keep every game as a record in DIR")
     sim.add_argument("--record-stats", action="store_true",
                      help="store every game in the statistics database")
-    sim.add_argument("--db", help="statistics database URL (default: DATABASE_URL or "
-                     "sqlite:///var/rummykit.db)")
+    sim.add_argument("--db", metavar="URL", help="statistics database URL (default: "
+                     "DATABASE_URL or sqlite:///var/rummykit.db)")
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
     sim.set_defaults(handler=_simulate)
 
-    ladder = sub.add_parser("ladder", help="rate bot levels in a round robin")
-    ladder.add_argument("--rules", default="classic")
-    ladder.add_argument("--players", type=int, default=2)
+    ladder = sub.add_parser("ladder", help="rate bot levels in a round robin",
+                            description="Rate bot levels in a round robin on the Elo scale. "
+                            "Ctrl-C stops at once and rates the games played.",
+                            formatter_class=HelpFormatter)
+    _table_options(ladder)
     ladder.add_argument("--bots", default=",".join(LADDER_DEFAULT),
                         help="the levels to rate, comma separated, at least two (default "
                         f"{','.join(LADDER_DEFAULT)}; the master bot, a slow search, plays "
                         "only when named, with its options if you like: --bots "
                         "'random,greedy,expert,master(think=0.2)')")
     ladder.add_argument("--deals", type=int, default=200, help="deals per pair")
-    ladder.add_argument("--seed", type=int, default=0)
-    ladder.add_argument("--workers", type=int, default=1)
+    ladder.add_argument("--seed", type=int, default=0, help="seed of the whole ladder")
+    ladder.add_argument("--workers", type=int, default=1, help="processes to play on")
     ladder.add_argument("--markdown", metavar="FILE", default=None,
-                        help="write the table as Markdown here (default docs/ladder.md)")
-    ladder.add_argument("--json", action="store_true")
+                        help="also write the tables as Markdown to FILE")
+    ladder.add_argument("--json", action="store_true", help="print the results as JSON")
+    ladder.add_argument("--quiet", action="store_true", help="no progress bar")
     ladder.set_defaults(handler=_ladder)
 
-    stats = sub.add_parser("stats", help="statistics per player, preset and player count")
-    stats.add_argument("--db", help="database URL (default: DATABASE_URL or the SQLite file)")
-    stats.add_argument("--preset")
-    stats.add_argument("--players", type=int)
+    stats = sub.add_parser("stats", help="statistics per player, preset and player count",
+                           formatter_class=HelpFormatter)
+    stats.add_argument("--db", metavar="URL", help="database URL (default: DATABASE_URL or "
+                       "sqlite:///var/rummykit.db)")
+    stats.add_argument("--preset", help="only this preset (all of them when left out)")
+    stats.add_argument("--players", type=int, help="only games of this many players")
     stats.add_argument("--player", help="one person's name or bot level")
-    stats.add_argument("--json", action="store_true")
+    stats.add_argument("--json", action="store_true", help="print the lines as JSON")
     stats.set_defaults(handler=_stats)
+
+
+def _table_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--rules", default="classic",
+                        help="a preset, with options if wanted: 'classic(melds_per_turn=many)'")
+    parser.add_argument("--players", type=int, default=2, help="2 to 6 seats")
 
 
 def _progress_bar(quiet: bool) -> Any:
@@ -86,6 +103,14 @@ def _progress_bar(quiet: bool) -> Any:
     )
 
 
+def _out_console() -> Any:
+    """The console for results: the terminal's width, or, piped, as wide as the lines
+    are (a table's columns are never squeezed into 80 characters of a file)."""
+    from rich.console import Console
+
+    return Console() if sys.stdout.isatty() else Console(width=10_000)
+
+
 def _err_console() -> Any:
     from rich.console import Console
 
@@ -95,38 +120,37 @@ def _err_console() -> Any:
 def _simulate(args: argparse.Namespace) -> int:
     import time
 
-    from rummykit.sim import Config, check, simulate
+    from rummykit.sim import Config, Interrupted, check, check_workers, simulate
     from rummykit.sim.runner import Outcome
 
-    levels = split_bots(args.bots)
-    if not levels:
-        print("name at least one bot", file=sys.stderr)
-        return 2
-    if len(levels) > args.players:
-        print(f"cannot simulate: {len(levels)} bots named for {args.players} seats",
-              file=sys.stderr)
-        return 2
-    levels += [levels[-1]] * (args.players - len(levels))
     matches = args.matches is not None
     count = args.matches if matches else (100 if args.deals is None else args.deals)
-    config = Config(
-        rules=args.rules, players=args.players, bots=tuple(levels),
-        mode="matches" if matches else "deals", count=count,
-        seed=args.seed, duplicate=args.duplicate, keep_records=bool(args.save),
-    )
     try:
+        levels = seat_levels(args.bots, args.players) if args.players >= 1 else []
+        config = Config(
+            rules=args.rules, players=args.players, bots=tuple(levels),
+            mode="matches" if matches else "deals", count=count,
+            seed=args.seed, duplicate=args.duplicate, keep_records=bool(args.save),
+        )
         check(config)
+        check_workers(args.workers)
+        if args.address and args.backend != "ray":
+            raise UsageError("--address names a Ray cluster: use it with --backend ray")
+        csv_file = (check_file(args.csv, "--csv")
+                    if args.csv is not None and args.csv != "-" else None)
+        save_dir, plan = check_dir(args.save, "--save") if args.save else (None, "")
+        db_url = check_database(args.db) if args.record_stats else None
     except (RummyError, ValueError) as err:
         print(f"cannot simulate: {err}", file=sys.stderr)
         return 2
-    save_dir = Path(args.save) if args.save else None
-    if save_dir is not None:
-        save_dir.mkdir(parents=True, exist_ok=True)
     store = None
-    if args.record_stats:
-        store = _open_store(args.db)
+    if db_url is not None:
+        store = _open_store(db_url)
         if store is None:
             return 2
+    if save_dir is not None:
+        print(plan, file=sys.stderr)
+        save_dir.mkdir(parents=True, exist_ok=True)
     from rummykit.rules import Rules
 
     rules = Rules.parse(config.rules)
@@ -154,39 +178,53 @@ def _simulate(args: argparse.Namespace) -> int:
             )
 
     start = time.perf_counter()
-    with _progress_bar(args.quiet or args.json or args.csv) as bar:
-        task = bar.add_task(f"{config.rules}, {config.players} players", total=len(config.jobs()),
-                            rate="")
+    code = 0
+    try:
+        with _progress_bar(args.quiet or args.json or args.csv == "-") as bar:
+            task = bar.add_task(f"{config.rules}, {config.players} players",
+                                total=config.total, rate="")
 
-        def progress(done: int, total: int) -> None:
-            rate = done / max(time.perf_counter() - start, 1e-9)
-            bar.update(task, completed=done, rate=f"{rate:,.0f} {config.mode}/s")
+            def progress(done: int, total: int) -> None:
+                rate = done / max(time.perf_counter() - start, 1e-9)
+                bar.update(task, completed=done, rate=f"{rate:,.0f} {config.mode}/s")
 
-        try:
-            report = simulate(config, workers=args.workers, backend=args.backend,
-                              address=args.address, progress=progress, on_outcome=keep)
-        except (RummyError, ValueError) as err:
-            print(f"cannot simulate: {err}", file=sys.stderr)
-            return 2
-    if store is not None:
-        store.close()
+            try:
+                report = simulate(config, workers=args.workers, backend=args.backend,
+                                  address=args.address, progress=progress, on_outcome=keep)
+            except (RummyError, ValueError) as err:
+                print(f"cannot simulate: {err}", file=sys.stderr)
+                return 2
+    except Interrupted as stop:
+        report = stop.report
+        code = 130
+        print(f"interrupted: the results of the {report.games} games played of "
+              f"{config.total}", file=sys.stderr)
+    finally:
+        if store is not None:
+            store.close()
     if args.json:
         print(json.dumps(report.to_json()))
-    elif args.csv:
+    elif csv_file is not None:
+        csv_file.write_text(report.to_csv(), encoding="utf-8")
+        print(f"written to {csv_file}", file=sys.stderr)
+    elif args.csv == "-":
         sys.stdout.write(report.to_csv())
     else:
         _print_report(report)
-    return 0
+    if save_dir is not None:
+        print(f"records kept in {save_dir}", file=sys.stderr)
+    return code
 
 
 def _print_report(report: Any) -> None:
-    from rich.console import Console
     from rich.table import Table
 
     config = report.config
+    stopped = (f"; stopped after {report.games} of {config.total} games"
+               if report.interrupted else "")
     table = Table(title=f"{config.rules}, {config.players} players, {report.deals} deals "
                   f"({report.seconds:.1f} s, {report.deals / max(report.seconds, 1e-9):,.0f} "
-                  "deals/s)")
+                  f"deals/s{stopped})")
     for col in ("bot", "deals won", "win rate [95% CI]", "matches won", "points/deal [95% CI]",
                 "rummy rate", "stalemates", "decisions/deal"):
         table.add_column(col, justify="left" if col == "bot" else "right")
@@ -199,34 +237,56 @@ def _print_report(report: Any) -> None:
             f"{b.points_per_deal.high:.2f}]",
             f"{b.rummy_rate:.1%}", str(b.stalemates), f"{b.decisions_per_deal:.1f}",
         )
-    Console().print(table)
+    _out_console().print(table)
 
 
 def _ladder(args: argparse.Namespace) -> int:
-    from rummykit.sim.ladder import run_ladder
+    from rummykit.sim import check_workers
+    from rummykit.sim.ladder import LadderInterrupted, plan_ladder, run_ladder
 
     try:
-        # Every level is checked (and the rules, players and deals) before any game.
-        result = run_ladder(args.rules, args.players, split_bots(args.bots),
-                            deals=args.deals, seed=args.seed, workers=args.workers)
+        # Every level is checked (and the rules, players, deals and the file to write)
+        # before any game.
+        if args.bots.strip() and any(not name for name in split_bots(args.bots, keep_empty=True)):
+            raise UsageError(f"--bots {args.bots!r}: a bot name is empty")
+        levels = split_bots(args.bots)
+        plan_ladder(args.rules, args.players, levels, deals=args.deals, seed=args.seed)
+        check_workers(args.workers)
+        target = check_file(args.markdown, "--markdown") if args.markdown else None
     except (RummyError, ValueError) as err:
         print(f"cannot run the ladder: {err}", file=sys.stderr)
         return 2
+    code = 0
+    try:
+        with _progress_bar(args.quiet or args.json) as bar:
+            task = bar.add_task(f"ladder: {args.rules}, {args.players} players", total=None,
+                                rate="")
+
+            def progress(done: int, total: int) -> None:
+                bar.update(task, completed=done, total=total)
+
+            result = run_ladder(args.rules, args.players, levels, deals=args.deals,
+                                seed=args.seed, workers=args.workers, progress=progress)
+    except LadderInterrupted as stop:
+        if stop.result is None:
+            print("interrupted before a game was played", file=sys.stderr)
+            return 130
+        result = stop.result
+        code = 130
+        print("interrupted: the ratings of the games played", file=sys.stderr)
     text = result.markdown()
     if args.json:
-        if args.markdown:
-            Path(args.markdown).write_text(text, encoding="utf-8")
         print(json.dumps(result.to_json()))
-    else:
-        target = Path(args.markdown or "docs/ladder.md")
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
-        from rich.console import Console
+    elif sys.stdout.isatty():
         from rich.markdown import Markdown
 
-        Console().print(Markdown(text))
-        print(f"written to {target}")
-    return 0
+        _out_console().print(Markdown(text))
+    else:
+        sys.stdout.write(text)
+    if target is not None:
+        target.write_text(text, encoding="utf-8")
+        print(f"written to {target}", file=sys.stderr if args.json else sys.stdout)
+    return code
 
 
 def _open_store(url: str | None) -> Any:
@@ -243,7 +303,20 @@ def _open_store(url: str | None) -> Any:
 
 
 def _stats(args: argparse.Namespace) -> int:
-    store = _open_store(args.db)
+    from rummykit.db import database_url
+
+    url = database_url(args.db)
+    missing = _missing_sqlite_file(url)
+    if missing is not None:
+        # Reading never makes a database: there is nothing to show.
+        if args.json:
+            print(json.dumps({"stats": []}))
+        else:
+            print(f"no statistics yet: there is no database at {missing} (games are "
+                  "stored there by rummykit play, simulate --record-stats and serve; "
+                  "--db or DATABASE_URL names another)")
+        return 0
+    store = _open_store(url)
     if store is None:
         return 2
     try:
@@ -253,7 +326,13 @@ def _stats(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"stats": [line.to_json() for line in lines]}))
         return 0
-    from rich.console import Console
+    if not lines:
+        asked = [f"{name} {value}" for name, value in (
+            ("preset", args.preset), ("players", args.players), ("player", args.player))
+            if value is not None]
+        print("no statistics " + (f"match {', '.join(asked)}" if asked else "stored yet")
+              + f" (in {url})")
+        return 0
     from rich.markup import escape
     from rich.table import Table
 
@@ -272,5 +351,20 @@ def _stats(args: argparse.Namespace) -> int:
             f"{line.deals_won}/{line.deals}", f"{line.points_per_deal:.2f}", str(line.rummies),
             "-" if line.best_score is None else str(line.best_score),
         )
-    Console().print(table)
+    _out_console().print(table)
     return 0
+
+
+def _missing_sqlite_file(url: str) -> str | None:
+    """The path of a SQLite database file that does not exist (None for any other URL)."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        return None  # opening it says what is wrong
+    name = parsed.database
+    if parsed.get_backend_name() != "sqlite" or not name or name == ":memory:":
+        return None
+    return None if Path(name).exists() else str(Path(name).resolve())

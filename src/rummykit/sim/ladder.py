@@ -26,11 +26,11 @@ from typing import Any, TypeVar
 
 from rummykit.bots import same_bot_key
 from rummykit.rules import Rules
-from rummykit.sim import Config, Outcome, check, simulate
+from rummykit.sim import Config, Interrupted, Outcome, check, check_workers, simulate
 from rummykit.sim.report import mean_ci
 
-__all__ = ["LadderResult", "PairResult", "Rating", "check_levels", "resample_deals",
-           "run_ladder"]
+__all__ = ["LadderInterrupted", "LadderResult", "PairResult", "Rating", "check_levels",
+           "plan_ladder", "resample_deals", "run_ladder"]
 
 T = TypeVar("T")
 K = TypeVar("K")
@@ -64,10 +64,13 @@ class LadderResult:
     deals: int
     ratings: tuple[Rating, ...]
     pairs: tuple[PairResult, ...]
+    interrupted: bool = False
+    """Stopped (Ctrl-C) before every game was played: rated on the games played."""
 
     def to_json(self) -> dict[str, Any]:
         return {
             "rules": self.rules, "players": self.players, "deals": self.deals,
+            "interrupted": self.interrupted,
             "ratings": [{"name": r.name, "elo": r.elo, "ci95": [r.low, r.high],
                          "games": r.games} for r in self.ratings],
             "pairs": [{"first": p.first, "second": p.second, "deals": p.deals,
@@ -84,12 +87,14 @@ class LadderResult:
             "bootstrap intervals over whole deals (all rotations of a deal together), "
             "strongest first.",
             "",
+            *(["Stopped before its end: these are the games played so far.", ""]
+              if self.interrupted else []),
             "| bot | rating | 95% interval | games |",
             "|---|---|---|---|",
         ]
         for r in self.ratings:
             lines.append(f"| {r.name} | {r.elo:.0f} | {r.low:.0f} to {r.high:.0f} | "
-                         f"{r.games} |")
+                         f"{r.games} |" if r.games else f"| {r.name} | - | not played | 0 |")
         lines += ["", "| pair | games (deals x rotations) | points per deal, first less second "
                   "(95% CI) |",
                   "|---|---|---|"]
@@ -132,6 +137,29 @@ def resample_deals(groups: Mapping[K, Sequence[Sequence[T]]], rng: random.Random
     return out
 
 
+class LadderInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a ladder: ``result`` rates the levels on the games played (None when
+    no game was)."""
+
+    def __init__(self, result: LadderResult | None) -> None:
+        super().__init__("interrupted")
+        self.result = result
+
+
+def plan_ladder(rules: str, players: int, levels: Sequence[str], *, deals: int = 200,
+                seed: int = 0) -> tuple[list[str], dict[tuple[int, int], Config]]:
+    """The checked levels and each pair's simulation; a ValueError (or a RummyError) says
+    what cannot run, before anything plays."""
+    levels = check_levels(levels)
+    configs: dict[tuple[int, int], Config] = {}
+    for i, j in combinations(range(len(levels)), 2):
+        seats = tuple(levels[i] if s % 2 == 0 else levels[j] for s in range(players))
+        configs[(i, j)] = Config(rules=rules, players=players, bots=seats, count=deals,
+                                 seed=seed, duplicate=True)
+        check(configs[(i, j)])
+    return levels, configs
+
+
 def run_ladder(
     rules: str, players: int, levels: Sequence[str], *, deals: int = 200, seed: int = 0,
     workers: int = 1, progress: Callable[[int, int], None] | None = None,
@@ -139,23 +167,44 @@ def run_ladder(
 ) -> LadderResult:
     """Play the round robin of ``levels`` (bot specs, each its name) and rate every one.
 
-    Bad levels, rules or players are a ValueError (or a RummyError) before anything plays."""
-    levels = check_levels(levels)
+    Bad levels, rules or players are a ValueError (or a RummyError) before anything plays.
+    ``progress`` gets (games played, games in all) over the whole ladder. Ctrl-C stops the
+    workers and raises :class:`LadderInterrupted` with the ratings of the games played."""
+    levels, configs = plan_ladder(rules, players, levels, deals=deals, seed=seed)
+    check_workers(workers)
+    total = sum(config.total for config in configs.values())
+    before = 0
+
+    def pair_progress(done: int, _: int) -> None:
+        if progress is not None:
+            progress(before + done, total)
+
+    played: dict[tuple[int, int], list[Outcome]] = {}
+    for pair, config in configs.items():
+        played[pair] = []
+        try:
+            simulate(config, workers=workers, progress=pair_progress,
+                     on_outcome=played[pair].append)
+        except Interrupted:
+            games = sum(len(o) for o in played.values())
+            raise LadderInterrupted(
+                _rate(rules, players, deals, levels, configs, played, seed, resamples,
+                      interrupted=True) if games else None) from None
+        before += config.total
+    return _rate(rules, players, deals, levels, configs, played, seed, resamples)
+
+
+def _rate(rules: str, players: int, deals: int, levels: list[str],
+          configs: dict[tuple[int, int], Config], played: dict[tuple[int, int], list[Outcome]],
+          seed: int, resamples: int, *, interrupted: bool = False) -> LadderResult:
+    """The ratings and the pairs' results from the games each pair played."""
     penalty = Rules.parse(rules).scoring == "penalty"
-    configs: dict[tuple[int, int], Config] = {}
-    for i, j in combinations(range(len(levels)), 2):
-        seats = tuple(levels[i] if s % 2 == 0 else levels[j] for s in range(players))
-        configs[(i, j)] = Config(rules=rules, players=players, bots=seats, count=deals,
-                                 seed=seed, duplicate=True)
-        check(configs[(i, j)])
     pairs = []
     # The first level's score in each game (1 a win, 0.5 a draw, 0 a loss), deal by deal.
     by_deal: dict[tuple[int, int], list[list[float]]] = {}
-    for (i, j), config in configs.items():
+    for (i, j), outcomes in played.items():
+        config = configs[(i, j)]
         first, second = levels[i], levels[j]
-        outcomes: list[Outcome] = []
-        report = simulate(config, workers=workers, progress=progress,
-                          on_outcome=outcomes.append)
         diffs: dict[int, list[float]] = {}
         for o in sorted(outcomes, key=lambda o: (o.index, o.rotation)):
             for pts in o.deal_points:
@@ -165,10 +214,13 @@ def run_ladder(
                 diff = sum(team[first]) / len(team[first]) - sum(team[second]) / len(
                     team[second])
                 diffs.setdefault(o.index, []).append(-diff if penalty else diff)
+        if not diffs:
+            continue
         by_deal[(i, j)] = [[1.0 if d > 0 else 0.5 if d == 0 else 0.0 for d in deal]
                            for deal in diffs.values()]
         est = mean_ci([sum(deal) / len(deal) for deal in diffs.values()])
-        pairs.append(PairResult(first, second, report.deals, est.mean, est.low, est.high))
+        games_played = sum(len(deal) for deal in diffs.values())
+        pairs.append(PairResult(first, second, games_played, est.mean, est.low, est.high))
     games = {pair: [g for deal in scores for g in deal] for pair, scores in by_deal.items()}
     elo = bradley_terry(len(levels), games)
     rng = random.Random(f"rummykit/ladder/{seed}")
@@ -183,8 +235,8 @@ def run_ladder(
         high = ordered[int(0.975 * (len(ordered) - 1))] if ordered else elo[k]
         count = sum(len(v) for pair, v in games.items() if k in pair)
         table.append(Rating(name, elo[k], low, high, count))
-    table.sort(key=lambda r: -r.elo)
-    return LadderResult(rules, players, deals, tuple(table), tuple(pairs))
+    table.sort(key=lambda r: (r.games == 0, -r.elo))  # a level not played yet: last
+    return LadderResult(rules, players, deals, tuple(table), tuple(pairs), interrupted)
 
 
 def bradley_terry(n: int, games: dict[tuple[int, int], list[float]]) -> list[float]:

@@ -11,7 +11,7 @@ from typing import Any
 
 from rummykit.sim.runner import Config, Outcome
 
-__all__ = ["BotResult", "Estimate", "Report", "summarize"]
+__all__ = ["BotResult", "Estimate", "Report", "Tally", "sum_ci", "summarize"]
 
 Z95 = 1.959963984540054
 
@@ -97,12 +97,17 @@ class Report:
     deals: int
     stalemates: int
     seconds: float
+    games: int = 0
+    """Games played (deals or matches, each rotation one game)."""
+    interrupted: bool = False
+    """Stopped (Ctrl-C) before every game was played: the results of the games played."""
 
     def to_json(self) -> dict[str, Any]:
         c = self.config
         return {
             "rules": c.rules, "players": c.players, "mode": c.mode, "count": c.count,
             "seed": c.seed, "duplicate": c.duplicate, "deals": self.deals,
+            "games": self.games, "interrupted": self.interrupted,
             "stalemates": self.stalemates, "seconds": self.seconds,
             "bots": [b.to_json() for b in self.bots],
         }
@@ -131,56 +136,92 @@ class Report:
 
 
 def summarize(config: Config, outcomes: Sequence[Outcome], seconds: float) -> Report:
-    """Results per bot. ``outcomes`` in any order: they are sorted by job first."""
-    outcomes = sorted(outcomes, key=lambda o: (o.index, o.rotation))
-    labels = config.labels()
-    k = len(labels)
-    points: list[list[float]] = [[] for _ in range(k)]
-    won = [0] * k
-    rummies = [0] * k
-    stalled = [0] * k
-    decisions = [0] * k
-    matches = [0] * k
-    matches_won = [0] * k
-    deals = 0
-    stalemates = 0
-    for o in outcomes:
+    """Results per bot. ``outcomes`` in any order: every sum is over whole numbers, so the
+    order in which they arrive changes nothing."""
+    tally = Tally(config)
+    for outcome in outcomes:
+        tally.add(outcome)
+    return tally.report(seconds)
+
+
+def sum_ci(n: int, total: int, squares: int) -> Estimate:
+    """The mean of ``n`` whole numbers from their sum and the sum of their squares, with
+    the 95% interval of :func:`mean_ci` (the same numbers, kept in constant memory)."""
+    if n == 0:
+        return Estimate(0.0, 0.0, 0.0)
+    mean = total / n
+    if n == 1:
+        return Estimate(mean, mean, mean)
+    var = (n * squares - total * total) / (n * (n - 1))  # exact in whole numbers until here
+    half = Z95 * math.sqrt(max(var, 0.0) / n)
+    return Estimate(mean, mean - half, mean + half)
+
+
+class Tally:
+    """Results per bot, kept as running whole-number sums: one outcome at a time, in any
+    order, in memory that does not grow with the number of games."""
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self.labels = config.labels()
+        k = len(self.labels)
+        self.played = [0] * k
+        self.points = [0] * k
+        self.squares = [0] * k
+        self.won = [0] * k
+        self.rummies = [0] * k
+        self.stalled = [0] * k
+        self.decisions = [0] * k
+        self.matches = [0] * k
+        self.matches_won = [0] * k
+        self.deals = 0
+        self.stalemates = 0
+        self.jobs = 0
+        """Outcomes added so far."""
+
+    def add(self, o: Outcome) -> None:
+        self.jobs += 1
         for seat, b in enumerate(o.bot_of):
-            decisions[b] += o.decisions[seat]
-            if config.mode == "matches":
-                matches[b] += 1
+            self.decisions[b] += o.decisions[seat]
+            if self.config.mode == "matches":
+                self.matches[b] += 1
                 if o.match_finished and o.match_winner == seat:
-                    matches_won[b] += 1
+                    self.matches_won[b] += 1
         for pts, winner, rummy, active in zip(o.deal_points, o.deal_winners, o.deal_rummies,
                                               o.deal_active, strict=True):
-            deals += 1
+            self.deals += 1
             if winner is None:
-                stalemates += 1
+                self.stalemates += 1
             for seat, b in enumerate(o.bot_of):
                 if not active[seat]:
                     continue
-                points[b].append(pts[seat])
+                self.played[b] += 1
+                self.points[b] += pts[seat]
+                self.squares[b] += pts[seat] * pts[seat]
                 if winner is None:
-                    stalled[b] += 1
+                    self.stalled[b] += 1
                 elif winner == seat:
-                    won[b] += 1
+                    self.won[b] += 1
                     if rummy:
-                        rummies[b] += 1
-    bots = []
-    for b, name in enumerate(labels):
-        played = len(points[b])
-        bots.append(BotResult(
-            name=name,
-            deals=played,
-            deals_won=won[b],
-            win_rate=wilson(won[b], played),
-            matches=matches[b],
-            matches_won=matches_won[b],
-            match_win_rate=wilson(matches_won[b], matches[b]),
-            points_per_deal=mean_ci(points[b]),
-            rummies=rummies[b],
-            rummy_rate=rummies[b] / played if played else 0.0,
-            stalemates=stalled[b],
-            decisions_per_deal=decisions[b] / played if played else 0.0,
-        ))
-    return Report(config, tuple(bots), deals, stalemates, seconds)
+                        self.rummies[b] += 1
+
+    def report(self, seconds: float, *, interrupted: bool = False) -> Report:
+        bots = []
+        for b, name in enumerate(self.labels):
+            played = self.played[b]
+            bots.append(BotResult(
+                name=name,
+                deals=played,
+                deals_won=self.won[b],
+                win_rate=wilson(self.won[b], played),
+                matches=self.matches[b],
+                matches_won=self.matches_won[b],
+                match_win_rate=wilson(self.matches_won[b], self.matches[b]),
+                points_per_deal=sum_ci(played, self.points[b], self.squares[b]),
+                rummies=self.rummies[b],
+                rummy_rate=self.rummies[b] / played if played else 0.0,
+                stalemates=self.stalled[b],
+                decisions_per_deal=self.decisions[b] / played if played else 0.0,
+            ))
+        return Report(self.config, tuple(bots), self.deals, self.stalemates, seconds,
+                      self.jobs, interrupted)

@@ -7,6 +7,7 @@ process, a process pool, a Ray cluster) gives the same outcomes in the same orde
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -47,8 +48,17 @@ class Config:
     def rotations(self) -> int:
         return self.players if self.duplicate else 1
 
-    def jobs(self) -> list[Job]:
-        return [Job(i, r) for i in range(self.count) for r in range(self.rotations)]
+    @property
+    def total(self) -> int:
+        """Jobs in all: games times rotations."""
+        return self.count * self.rotations
+
+    def jobs(self) -> Iterator[Job]:
+        """Every job in order, made as they are asked for (a run of ten million deals
+        holds none of them in memory)."""
+        for i in range(self.count):
+            for r in range(self.rotations):
+                yield Job(i, r)
 
     def labels(self) -> list[str]:
         """Distinct names for the bots (a level seated twice gets a number)."""

@@ -1,0 +1,118 @@
+"""What every ``rummykit`` command shares: its help format, the checks of the paths it will
+write (made before any work starts, so a typo never costs a finished game or ladder) and
+atomic writes.
+
+A check raises :class:`UsageError` with one line for the person; nothing is written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+from pathlib import Path
+
+__all__ = ["HelpFormatter", "UsageError", "atomic_write", "check_database", "check_dir",
+           "check_file"]
+
+
+class UsageError(ValueError):
+    """A command line that cannot run, in one line that says why."""
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """Every option's help ends with its default, written as on the command line
+    (``classic``, ``1``), unless the help already tells it or there is none to tell (a
+    flag that is off, an option left out)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        default = action.default
+        if (default is None or default is False or default is argparse.SUPPRESS
+                or not action.option_strings or "default" in text):
+            return text
+        return f"{text} (default {default})".replace("%", "%%").replace("%%(", "%(")
+
+
+def check_file(path: str, what: str) -> Path:
+    """``path`` as a file this command may write (``what`` names the option in the error):
+    not a directory, in a directory that exists and is writable."""
+    target = Path(path)
+    if not path.strip():
+        raise UsageError(f"{what} needs a file name")
+    if target.is_dir():
+        raise UsageError(f"{what} {path}: is a directory, not a file")
+    parent = target.parent
+    if not parent.is_dir():
+        raise UsageError(f"{what} {path}: there is no directory {parent}")
+    if not os.access(parent, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        raise UsageError(f"{what} {path}: not writable")
+    return target
+
+
+def check_dir(path: str, what: str) -> tuple[Path, str]:
+    """``path`` as a directory this command may fill, and what it will do there in words
+    (made if missing, or written into with the files already there)."""
+    target = Path(path)
+    if not path.strip():
+        raise UsageError(f"{what} needs a directory name")
+    if target.exists() and not target.is_dir():
+        raise UsageError(f"{what} {path}: is a file, not a directory")
+    if target.is_dir():
+        if not os.access(target, os.W_OK):
+            raise UsageError(f"{what} {path}: not writable")
+        count = sum(1 for _ in target.iterdir())
+        if count:
+            return target, (f"records go into {path}, which holds {count} files already: "
+                            "a record of the same name is replaced, the others are left")
+        return target, f"records go into {path} (empty)"
+    existing = target.parent
+    while not existing.exists():
+        existing = existing.parent
+    if not existing.is_dir() or not os.access(existing, os.W_OK):
+        raise UsageError(f"{what} {path}: cannot make it in {existing}")
+    return target, f"records go into {path} (made now)"
+
+
+def check_database(url: str | None) -> str:
+    """The database URL a command will use (see :func:`rummykit.db.database_url`), checked
+    as far as can be without opening it: a URL SQLAlchemy reads, and for a SQLite file a
+    place where it can be made."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    from rummykit.db import database_url
+
+    found = database_url(url)
+    try:
+        parsed = make_url(found)
+    except ArgumentError:
+        raise UsageError(f"--db {found!r} is not a database URL (sqlite:///FILE, "
+                         "postgresql+psycopg://...)") from None
+    name = parsed.database
+    if parsed.get_backend_name() == "sqlite" and name and name != ":memory:":
+        place = Path(name)
+        if place.is_dir():
+            raise UsageError(f"--db {found}: {name} is a directory")
+        existing = place.parent
+        while not existing.exists():
+            existing = existing.parent
+        if not existing.is_dir() or not os.access(existing, os.W_OK):
+            raise UsageError(f"--db {found}: cannot make {name} in {existing}")
+    return found
+
+
+def atomic_write(path: str | Path, text: str) -> None:
+    """Write ``text`` to ``path`` so that it holds the old text or the new, never part of
+    one: a temporary file in the same directory, flushed, then renamed over it."""
+    target = Path(path)
+    fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temp, target)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise

@@ -1,0 +1,597 @@
+"""The Textual app: the table of one person (seat 0) against computer players."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Input, RichLog, Static
+
+from rummykit.cards import Card
+from rummykit.engine.actions import Action
+from rummykit.engine.scoring import describe_end
+from rummykit.errors import IllegalActionError, NotationError, RulesError
+from rummykit.session import LocalGame, describe, last_moves, melded_points, pretty
+from rummykit.views import View
+
+__all__ = ["RummyApp", "run_app"]
+
+RED = "bold red"
+BLACK = "bold"
+
+
+def card_text(card: Card, *, style: str = "") -> Text:
+    """A card with its suit symbol, hearts and diamonds in red (a joker in magenta)."""
+    colour = "bold magenta" if card.is_joker else RED if int(card.suit or 0) in (1, 2) else BLACK
+    return Text(pretty(card), style=f"{colour} {style}".strip())
+
+
+def cards_text(cards: tuple[Card, ...] | list[Card], sep: str = " ") -> Text:
+    out = Text()
+    for i, c in enumerate(cards):
+        if i:
+            out.append(sep)
+        out.append_text(card_text(c))
+    return out
+
+
+class Message(ModalScreen[None]):
+    """A page over the table (legal actions, the score sheet, a deal's summary): any key
+    in ``close_keys`` closes it."""
+
+    DEFAULT_CSS = """
+    Message { align: center middle; }
+    Message > VerticalScroll { width: 90%; height: auto; max-height: 90%; border: thick $accent;
+                               background: $surface; padding: 1 2; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,enter,space,q,question_mark,t", "close", "Close"),
+    ]
+
+    def __init__(self, body: Text, *, kind: str) -> None:
+        super().__init__()
+        self.body = body
+        self.kind = kind
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            yield Static(self.body, id="message")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class RummyApp(App[int]):
+    """``rummykit play`` in a terminal. Its return value is the exit status (130 after
+    Ctrl-C); the record is saved after every action, so quitting loses nothing."""
+
+    TITLE = "rummykit"
+    CSS = """
+    #top { height: auto; }
+    #status { height: auto; padding: 0 1; background: $boost; }
+    #players { width: 1fr; height: auto; padding: 0 1; border: round $primary;
+               border-title-align: left; }
+    #pile { width: 40; height: auto; padding: 0 1; border: round $primary; }
+    #table { height: 1fr; padding: 0 1; border: round $primary; }
+    #hand { height: auto; padding: 0 1; border: round $success; }
+    #log { height: 8; border: round $primary; }
+    #notation { display: none; }
+    #notation.shown { display: block; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+c", "interrupt", "Quit", show=False, priority=True),
+        Binding("q", "quit_game", "Quit"),
+        Binding("left", "cursor(-1)", "←", show=False),
+        Binding("right", "cursor(1)", "→", show=False),
+        Binding("shift+left", "move_card(-1)", "Move card", show=False),
+        Binding("shift+right", "move_card(1)", "Move card", show=False),
+        Binding("space", "select", "Select"),
+        Binding("o", "sort", "Sort"),
+        Binding("s", "draw_stock", "Stock"),
+        Binding("p", "draw_pile", "Pile"),
+        Binding("left_square_bracket", "pile_cursor(-1)", "Pile ←", show=False),
+        Binding("right_square_bracket", "pile_cursor(1)", "Pile →", show=False),
+        Binding("m", "meld", "Meld"),
+        Binding("d", "discard", "Discard"),
+        Binding("e", "end", "End", show=False),
+        *(Binding(str(n), f"layoff({n})", f"Lay off on {n}", show=False)
+          for n in range(1, 10)),
+        Binding("h", "hint", "Hint"),
+        Binding("u", "undo", "Undo"),
+        Binding("t", "sheet", "Scores"),
+        Binding("question_mark", "legal", "Legal"),
+        Binding("colon", "notation", "Type"),
+    ]
+
+    def __init__(self, game: LocalGame, *, bot_delay: float = 0.5, think: float = 0.5,
+                 stats_url: str | None = None) -> None:
+        super().__init__()
+        self.game = game
+        self.bot_delay = bot_delay
+        self.think = think
+        self.stats_url = stats_url
+        self.order: list[Card] = []
+        """The person's hand in their own order."""
+        self.by_rank = False
+        self.cursor = 0
+        self.selected: list[int] = []
+        """Places in :attr:`order` that are selected, in the order they were chosen."""
+        self.pile_at = 0
+        """How deep in a spread pile ``p`` takes (0: the top card)."""
+        self.fresh: Card | None = None
+        self.seen_actions = 0
+        self.seen_events = 0
+        self.seen_deals = len(game.match.finished)
+        self.hints = 0
+        self.busy = False
+        self.code = 0
+
+    # -- layout ---------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="status")
+        with Horizontal(id="top"):
+            yield Static(id="players")
+            yield Static(id="pile")
+        yield VerticalScroll(Static(id="melds"), id="table")
+        yield Static(id="hand")
+        yield Input(placeholder="an action in the notation: meld 5H 6H 7H, layoff JK 2 low "
+                    "(escape to close)", id="notation")
+        yield RichLog(id="log", markup=False, wrap=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#table").border_title = "Table"
+        self.query_one("#hand").border_title = "Your hand"
+        self.query_one("#log").border_title = "What happened"
+        v = self.game.view()
+        self.seen_actions = v.history_length
+        self.seen_events = len(v.events)
+        self.log_line(Text(f"{self.game.match.rules}, {len(v.names)} players. Press ? for "
+                           "your legal actions, : to type one."))
+        self.refresh_table()
+        self.after_change()
+
+    # -- what is shown --------------------------------------------------------------------
+
+    def view_now(self) -> View:
+        return self.game.view()
+
+    def sync_order(self, hand: tuple[Card, ...]) -> None:
+        """Keep the person's own order: cards still held stay where they were, new ones
+        go to the end (and the newest is marked)."""
+        left = Counter(hand)
+        kept: list[Card] = []
+        for c in self.order:
+            if left[c]:
+                kept.append(c)
+                left[c] -= 1
+        added = [c for c in hand if left[c] and not left.subtract([c])]
+        if len(added) == 1 and self.order:
+            self.fresh = added[0]
+        elif added:
+            self.fresh = None
+        if not self.order or len(kept) + len(added) != len(hand):
+            self.order = list(hand)
+        else:
+            self.order = kept + added
+        if self.by_rank:
+            self.order.sort(key=lambda c: (c.is_joker, c.rank, int(c.suit or 0)))
+        self.cursor = min(self.cursor, max(len(self.order) - 1, 0))
+        self.selected = [i for i in self.selected if i < len(self.order)]
+
+    def refresh_table(self) -> None:
+        v = self.view_now()
+        self.sync_order(v.hand)
+        self.query_one("#status", Static).update(self.status_text(v))
+        self.query_one("#players", Static).update(self.players_text(v))
+        self.query_one("#pile", Static).update(self.pile_text(v))
+        self.query_one("#melds", Static).update(self.melds_text(v))
+        self.query_one("#hand", Static).update(self.hand_text(v))
+
+    def status_text(self, v: View) -> Text:
+        text = Text(f"Deal {v.deal_number} · {v.rules.preset_name} · ", style="bold")
+        if v.match_over:
+            text.append("the match is over (q to leave)")
+        elif v.my_turn:
+            text.append("Your turn: ", style="bold green")
+            if v.phase == "draw":
+                text.append("draw from the stock (s) or the pile (p)")
+            else:
+                text.append("meld (m), lay off (1-9) or discard (d)")
+            if v.must_use is not None:
+                text.append(" · you must use ")
+                text.append_text(card_text(v.must_use))
+            if v.rules.opening and not v.opened[v.seat]:
+                text.append(f" · opening: {v.turn_value} of {v.rules.opening} this turn")
+        else:
+            text.append(f"{v.names[v.to_move]} is playing…", style="italic")
+        return text
+
+    def players_text(self, v: View) -> Text:
+        moves = last_moves(v)
+        melded = melded_points(v)
+        text = Text()
+        for seat, name in enumerate(v.names):
+            if seat:
+                text.append("\n")
+            turn = seat == v.to_move and v.deal_result is None
+            text.append("▶ " if turn else "  ", style="bold green")
+            text.append(name, style="bold" if seat == v.seat else "")
+            text.append(f"  {v.hand_sizes[seat]} cards · {v.totals[seat]} points")
+            if seat == v.dealer:
+                text.append(" · dealer", style="dim")
+            if not v.active[seat]:
+                text.append(" · out of the match", style="dim")
+            if v.rules.opening:
+                text.append(" · opened" if v.opened[seat] else " · not opened",
+                            style="green" if v.opened[seat] else "dim")
+            if melded is not None:
+                text.append(f" · melded {melded[seat]}")
+            if moves[seat]:
+                text.append(f"  — {moves[seat]}", style="italic")
+        return text
+
+    def pile_text(self, v: View) -> Text:
+        text = Text(f"Stock: {v.stock_size} cards\nPile: ")
+        if not v.pile:
+            text.append("empty")
+        elif v.rules.draw_pile == "any":
+            depth = self.pile_at = min(self.pile_at, len(v.pile) - 1)
+            for i, c in enumerate(v.pile):
+                if i:
+                    text.append(" ")
+                chosen = i == len(v.pile) - 1 - depth and v.my_turn and v.phase == "draw"
+                text.append_text(card_text(c, style="reverse" if chosen else ""))
+            text.append("\n([ ] choose the card p takes)", style="dim")
+        else:
+            text.append_text(card_text(v.pile[-1]))
+            text.append(f"  ({v.pile_size} in the pile)", style="dim")
+        if v.turn_overs_used or v.refills_used:
+            text.append(f"\nturned over {v.turn_overs_used}, refilled {v.refills_used}",
+                        style="dim")
+        return text
+
+    def melds_text(self, v: View) -> Text:
+        if not v.table:
+            return Text("No melds yet.", style="dim")
+        text = Text()
+        for i, meld in enumerate(v.table):
+            if i:
+                text.append("\n")
+            text.append(f"{meld.number:>2}  ", style="bold cyan")
+            for k, (c, stands, by) in enumerate(zip(meld.cards, meld.represented,
+                                                     meld.laid_by, strict=True)):
+                if k:
+                    text.append(" ")
+                text.append_text(card_text(c))
+                if c.is_joker:
+                    text.append(f"={pretty(Card.parse(stands))}", style="magenta")
+                if by != meld.owner:
+                    text.append(f"({v.names[by]})", style="dim")
+            text.append(f"   by {v.names[meld.owner]}", style="dim")
+        return text
+
+    def hand_text(self, v: View) -> Text:
+        text = Text()
+        for i, c in enumerate(self.order):
+            if i:
+                text.append(" ")
+            style = ""
+            if i in self.selected:
+                style += " reverse"
+            if i == self.cursor:
+                style += " underline"
+            text.append_text(card_text(c, style=style.strip()))
+            if c == self.fresh:
+                text.append("*", style="yellow")
+        text.append(f"\n{len(self.order)} cards · ←/→ move, space select, shift+←/→ "
+                    "reorder, o sort", style="dim")
+        return text
+
+    def log_line(self, text: Text | str) -> None:
+        self.query_one("#log", RichLog).write(text)
+
+    # -- what happened ------------------------------------------------------------------
+
+    def report_new(self) -> None:
+        """Write every action and event since the last report to the log."""
+        v = self.view_now()
+        if len(self.game.match.finished) > self.seen_deals:
+            return  # the deal summary says it
+        draws = list(v.pile_draws)
+        pile_index = sum(1 for _, a in v.history[:self.seen_actions]
+                         if a.kind == "draw-pile")
+        events = dict(v.events)
+        for k in range(self.seen_actions, v.history_length):
+            seat, action = v.history[k]
+            taken: tuple[Card, ...] = ()
+            if action.kind == "draw-pile":
+                taken = draws[pile_index][1] if pile_index < len(draws) else ()
+                pile_index += 1
+            who = "You" if seat == v.seat else v.names[seat]
+            self.log_line(f"{who} {describe(action, taken)}")
+            if k + 1 in events:
+                self.log_line(Text(f"The stock ran out: {events[k + 1]}", style="yellow"))
+        self.seen_actions = v.history_length
+
+    def after_change(self) -> None:
+        """Show the new position; then the deal's summary, or the bots' turns."""
+        self.report_new()
+        self.refresh_table()
+        match = self.game.match
+        if len(match.finished) > self.seen_deals:
+            index = self.seen_deals
+            self.seen_deals = len(match.finished)
+            self.seen_actions = 0
+            self.fresh = None
+            self.order = []
+            self.push_screen(Message(self.summary_text(index), kind="summary"),
+                             callback=lambda _: self.after_summary())
+            return
+        if match.is_over:
+            return
+        if self.game.bot_to_move and not self.busy:
+            self.busy = True
+            self.set_timer(max(self.bot_delay, 0.001), self.bot_turn)
+
+    def after_summary(self) -> None:
+        self.refresh_table()
+        if self.game.match.is_over:
+            self.finish()
+            return
+        self.after_change()
+
+    async def bot_turn(self) -> None:
+        if not self.game.bot_to_move:
+            self.busy = False
+            return
+        _, action = await asyncio.to_thread(self.game.bot_choice)
+        self.game.play_bot(action)
+        self.busy = False
+        self.after_change()
+
+    def summary_text(self, index: int) -> Text:
+        match = self.game.match
+        deal = match.finished[index]
+        result = deal.result
+        assert result is not None
+        text = Text(f"Deal {index + 1} is over\n\n", style="bold")
+        if result.winner is None:
+            text.append(f"No one went out: {describe_end(result, match.rules, match.names)}.\n")
+        else:
+            text.append(f"{match.names[result.winner]} went out"
+                        + (" with a rummy!" if result.rummy else ".") + "\n")
+        for seat, hand in enumerate(deal.hands):
+            text.append(f"\n{match.names[seat]:<12} {result.points[seat]:+5d}   ")
+            text.append_text(cards_text([Card(c) for c in sorted(hand)]))
+        text.append("\n\nTotals: " + ", ".join(
+            f"{n} {t}" for n, t in zip(match.names, match.totals, strict=True)))
+        if self.hints:
+            text.append(f"\nYou asked for {self.hints} hints this deal.")
+        self.hints = 0
+        if match.is_over:
+            from rummykit.cli import match_summary
+
+            text.append("\n\n" + "\n".join(match_summary(match)), style="bold")
+        text.append("\n\nPress enter to go on.", style="dim")
+        return text
+
+    def finish(self) -> None:
+        if self.stats_url is not None:
+            from rummykit.cli import _store
+
+            _store(self.game.match, [self.game.names[0], *self.game.levels], self.stats_url,
+                   lambda line: self.log_line(line))
+        self.log_line(Text("The match is over. q leaves.", style="bold"))
+
+    # -- the person's actions -------------------------------------------------------------
+
+    def attempt(self, action: Action | str) -> bool:
+        """Play the person's action; a refusal is shown and changes nothing."""
+        if self.busy or not self.view_now().my_turn:
+            self.notify("It is not your turn.", severity="warning")
+            return False
+        try:
+            self.game.play(action)
+        except (NotationError, IllegalActionError, RulesError, ValueError) as err:
+            self.notify(str(err), title="Not allowed", severity="error", timeout=6)
+            return False
+        self.selected.clear()
+        self.after_change()
+        return True
+
+    def chosen(self) -> list[Card]:
+        """The selected cards, else the card under the cursor."""
+        if self.selected:
+            return [self.order[i] for i in self.selected]
+        return [self.order[self.cursor]] if self.order else []
+
+    def action_cursor(self, step: int) -> None:
+        if self.order:
+            self.cursor = (self.cursor + step) % len(self.order)
+            self.refresh_table()
+
+    def action_move_card(self, step: int) -> None:
+        if not self.order:
+            return
+        j = (self.cursor + step) % len(self.order)
+        i = self.cursor
+        self.order[i], self.order[j] = self.order[j], self.order[i]
+        self.selected = [j if k == i else i if k == j else k for k in self.selected]
+        self.cursor = j
+        self.by_rank = False
+        self.refresh_table()
+
+    def action_select(self) -> None:
+        if self.order:
+            if self.cursor in self.selected:
+                self.selected.remove(self.cursor)
+            else:
+                self.selected.append(self.cursor)
+            self.refresh_table()
+
+    def action_sort(self) -> None:
+        """Sort by suit, then (pressed again) by rank."""
+        self.by_rank = not self.by_rank
+        self.order = []
+        self.selected.clear()
+        self.refresh_table()
+        self.notify("sorted by rank" if self.by_rank else "sorted by suit", timeout=2)
+
+    def action_draw_stock(self) -> None:
+        self.attempt(Action("draw-stock"))
+
+    def action_draw_pile(self) -> None:
+        v = self.view_now()
+        if v.rules.draw_pile == "any" and v.pile:
+            card = v.pile[len(v.pile) - 1 - min(self.pile_at, len(v.pile) - 1)]
+            if self.attempt(Action("draw-pile", (int(card),))):
+                self.pile_at = 0
+            return
+        self.attempt(Action("draw-pile"))
+
+    def action_pile_cursor(self, step: int) -> None:
+        self.pile_at = max(0, self.pile_at - step)
+        self.refresh_table()
+
+    def action_meld(self) -> None:
+        cards = self.chosen()
+        if len(cards) < 2:
+            self.notify("Select the meld's cards with space first.", severity="warning")
+            return
+        self.attempt(self.meld_of(cards))
+
+    def meld_of(self, cards: list[Card]) -> Action:
+        """The meld of these cards: the legal one if only one order of them is legal (a
+        run need not be selected in order), else in the order they were selected (where
+        a joker goes is then the person's choice)."""
+        asked = Action("meld", tuple(int(c) for c in cards))
+        same = [a for a in self.view_now().legal_actions
+                if a.kind == "meld" and sorted(a.cards) == sorted(asked.cards)]
+        if asked in same or len(same) != 1:
+            return asked
+        return same[0]
+
+    def action_discard(self) -> None:
+        cards = self.chosen()
+        if len(cards) != 1:
+            self.notify("Select one card to discard.", severity="warning")
+            return
+        self.attempt(Action("discard", (int(cards[0]),)))
+
+    def action_layoff(self, number: int) -> None:
+        cards = self.chosen()
+        if len(cards) != 1:
+            self.notify("Select one card to lay off.", severity="warning")
+            return
+        self.attempt(Action("layoff", (int(cards[0]),), meld=number))
+
+    def action_end(self) -> None:
+        self.attempt(Action("end"))
+
+    def action_legal(self) -> None:
+        v = self.view_now()
+        if not v.my_turn:
+            self.notify("It is not your turn.")
+            return
+        body = Text("Your legal actions\n\n", style="bold")
+        body.append("\n".join(str(a) for a in v.legal_actions))
+        body.append("\n\n: types any of them.", style="dim")
+        self.push_screen(Message(body, kind="legal"))
+
+    def action_sheet(self) -> None:
+        v = self.view_now()
+        body = Text("Score sheet\n\n", style="bold")
+        body.append("deal  " + "".join(f"{n[:10]:>12}" for n in v.names) + "\n")
+        for d, points in enumerate(v.sheet, 1):
+            body.append(f"{d:>4}  " + "".join(f"{p:>12}" for p in points) + "\n")
+        body.append("total " + "".join(f"{t:>12}" for t in v.totals), style="bold")
+        target = v.rules.target
+        if target is not None:
+            body.append(f"\n\nThe match ends at {target[len(v.names) - 2]} points.", style="dim")
+        self.push_screen(Message(body, kind="sheet"))
+
+    async def action_hint(self) -> None:
+        v = self.view_now()
+        if not v.my_turn or self.busy:
+            self.notify("A hint is for your turn.")
+            return
+        from rummykit.bots.hints import hint
+
+        self.busy = True
+        self.notify("Thinking…", timeout=1)
+        try:
+            found = await asyncio.to_thread(hint, v, think=self.think)
+        finally:
+            self.busy = False
+        self.hints += 1
+        self.notify(f"{found.action}: {found.reason}", title="Hint", timeout=12)
+        self.log_line(Text(f"Hint: {found.action} ({found.reason})", style="green"))
+
+    def action_undo(self) -> None:
+        problem = self.game.undo_problem()
+        if problem is not None or self.busy:
+            self.notify(problem or "wait for your turn", severity="warning")
+            return
+        self.game.undo()
+        self.seen_actions = self.view_now().history_length
+        self.log_line("You took your last meld or lay-off back.")
+        self.refresh_table()
+
+    def action_notation(self) -> None:
+        box = self.query_one("#notation", Input)
+        box.add_class("shown")
+        box.focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        box = event.input
+        text = event.value.strip()
+        box.value = ""
+        box.remove_class("shown")
+        self.set_focus(None)
+        if text:
+            self.attempt(text)
+
+    def on_key(self, event: Any) -> None:
+        box = self.query_one("#notation", Input)
+        if event.key == "escape" and box.has_class("shown"):
+            box.value = ""
+            box.remove_class("shown")
+            self.set_focus(None)
+
+    def action_quit_game(self) -> None:
+        self.exit(0)
+
+    def action_interrupt(self) -> None:
+        """Ctrl-C: leave at once (the record is saved after every action), status 130."""
+        self.exit(130, return_code=130)
+
+
+def run_app(*, rules: str, players: int, seed: int | None, name: str, bots: str | None,
+            save: str | None, resume: str | None, stats_url: str | None) -> int:
+    """Start (or resume) the game and run the app; the exit status."""
+    import sys
+
+    from rummykit.cli import start_game
+
+    try:
+        game = start_game(rules, players, seed, name, bots, save, resume)
+    except (RulesError, ValueError) as err:
+        print(f"cannot start: {err}", file=sys.stderr)
+        return 2
+    app = RummyApp(game, stats_url=stats_url)
+    try:
+        code = app.run()
+    except KeyboardInterrupt:
+        code = 130
+    print(f"(The shuffles came from seed {game.seed}.)")
+    if game.save is not None:
+        print(f"Record saved to {game.save}")
+    return 130 if code == 130 else (code or 0)
