@@ -74,6 +74,8 @@ async def play_seat(base: str, link: str, deadline: float, seed: int, think: flo
             if message["type"] == "error":
                 sent_at = None
                 continue
+            if message["type"] != "view":
+                continue  # presence, chat: not an answer
             view, seq = message["view"], message["table"]["seq"]
             if sent_at is not None and seq > sent_seq:
                 latencies.append(time.perf_counter() - sent_at)

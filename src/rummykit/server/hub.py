@@ -202,6 +202,9 @@ class Table:
     """The deal and seat the deadline is for (a turn keeps its deadline to its end)."""
     timer_task: asyncio.Task[None] | None = None
     ticking: bool = False
+    stale: bool = False
+    """Another server process changed the table since it was last read here (it is read
+    again before it is next shown or used here)."""
     """Whether the clock of the person to move runs now."""
     created: float = field(default_factory=time.time)
     """When the table was made or rebuilt here (orders the lobby)."""
@@ -326,6 +329,12 @@ class Hub:
 
     def _stored(self, fn: Callable[..., None], args: tuple[Any, ...]) -> None:
         fn(*args)
+        if fn == self._save_action:
+            # The commonest change comes whole: the others play it without reading it.
+            table_id, seq, seat, text = args
+            self._announce({"k": "action", "t": table_id, "seq": seq, "seat": seat,
+                            "text": text})
+            return
         first = args[0]
         self._announce({"k": "changed", "t": first if isinstance(first, str) else first.id})
 
@@ -485,6 +494,9 @@ class Hub:
         table get the same one)."""
         table = self.tables.get(table_id)
         if table is not None:
+            if table.stale:
+                async with table.lock:
+                    await self._current(table)
             return table
         lock = self._loading.setdefault(table_id, asyncio.Lock())
         try:
@@ -1079,6 +1091,7 @@ class Hub:
     async def act(self, table: Table, seat: int, text: str) -> None:
         """Play ``text`` for ``seat``: checked, stored, then every seat hears of it."""
         async with table.lock:
+            await self._current(table)
             action = self._checked(table, seat, text)
             if table.standing[seat]:
                 # A person who plays their own turn is back from being away.
@@ -1322,6 +1335,7 @@ class Hub:
                     self._arm_timer(table)
                     await self.broadcast(table)
             async with table.lock:
+                await self._current(table)
                 if table.status != "playing" or table.match.is_over:
                     return
                 seat = table.match.deal.to_move
@@ -1424,8 +1438,14 @@ class Hub:
                             self.resume(loaded)
                 return
             table = held
-            if kind == "changed":
-                await self.refresh(table)
+            if kind in ("changed", "action"):
+                if not (table.here() or table.listed or self._plays_bots(table)):
+                    table.stale = True  # nobody here to tell: read when next needed
+                elif kind == "action":
+                    await self._heard_action(table, int(message["seq"]),
+                                             int(message["seat"]), str(message["text"]))
+                else:
+                    await self.refresh(table)
             elif kind == "here":
                 seats = frozenset(int(s) for s in message["seats"])
                 await self._elsewhere(table, {str(message["from"]): (
@@ -1480,6 +1500,30 @@ class Hub:
         if self.bus.shared:
             await self._catch_up(table)
 
+    async def _current(self, table: Table) -> None:
+        """Read ``table`` again if another process changed it since (the caller holds
+        its lock)."""
+        if table.stale:
+            await self._catch_up(table)
+
+    async def _heard_action(self, table: Table, seq: int, seat: int, text: str) -> None:
+        """Another process stored action ``seq``: played here too if it is the next one
+        (it was checked and stored there), else the table is read again."""
+        async with table.lock:
+            if table.stale or seq != table.seq + 1:
+                if seq > table.seq:
+                    await self._catch_up(table)
+            else:
+                try:
+                    self._played(table, seat, seq, text)
+                except RummyError:
+                    await self._catch_up(table)
+                if table.match.is_over and table.status == "playing":
+                    table.status = "finished"  # (its bookkeeping is under way there)
+                self._arm_timer(table)
+        await self.broadcast(table)
+        self._schedule_bot(table)
+
     async def refresh(self, table: Table) -> None:
         """Bring ``table`` up to date with the database (another process changed it) and
         tell the connections here."""
@@ -1490,28 +1534,36 @@ class Hub:
 
     async def _catch_up(self, table: Table) -> None:
         """Read ``table`` again and play what another process stored (the caller holds
-        the table's lock). A table whose stored actions no longer begin with the ones
-        played here (an undo there) is replayed from its start."""
-        row = await asyncio.to_thread(self._reread, table.id)
+        the table's lock): its seats and status, and the actions from the last one played
+        here on. A table whose stored actions no longer continue the ones played here (an
+        undo there) is replayed from its start."""
+        row = await asyncio.to_thread(self._reread, table.id, table.seq)
         if row is None:
             return
         seats, actions = row["seats"], row["actions"]
+        names = [stored["name"] for stored in seats]
+        continues = table.seq == 0 or (
+            bool(actions) and actions[0][0] == table.seq and actions[0][2] == table.actions[-1])
+        if names != table.names or not continues:
+            if table.seq:
+                row = await asyncio.to_thread(self._reread, table.id, 0)
+                if row is None:
+                    return
+                seats, actions = row["seats"], row["actions"]
+            table.names = names
+            table.match = Match(table.rules, players=names, seed=table.seed,
+                                first_dealer=table.match.dealers[0])
+            table.actions = []
+            table.seq = 0
         for seat, stored in enumerate(seats):
             table.joined[seat] = stored["joined"]
             table.key_hashes[seat] = stored["key_hash"]
             table.token_hashes[seat] = stored["token_hash"]
             if table.away[seat] != stored["away"]:
                 table.away[seat] = table.standing[seat] = stored["away"]
-        names = [stored["name"] for stored in seats]
-        texts = [text for _, _, text in actions]
-        if names != table.names or texts[:len(table.actions)] != table.actions:
-            table.names = names
-            table.match = Match(table.rules, players=names, seed=table.seed,
-                                first_dealer=table.match.dealers[0])
-            table.actions = []
-            table.seq = 0
-        for seq, seat, text in actions[len(table.actions):]:
-            self._played(table, seat, seq, text)
+        for seq, seat, text in actions:
+            if seq > table.seq:
+                self._played(table, seat, seq, text)
         table.status = row["status"]
         if table.match.is_over and table.status == "playing":
             # Its last action is stored; its bookkeeping is under way there.
@@ -1521,21 +1573,27 @@ class Hub:
         table.listed = row["listed"]
         if table.status != "playing":
             table.left, table.votes = [], {}
+        table.stale = False
         self._arm_timer(table)
 
-    def _reread(self, table_id: str) -> dict[str, Any] | None:
+    def _reread(self, table_id: str, since: int) -> dict[str, Any] | None:
+        """A table's stored seats and status, and its actions numbered ``since`` or more."""
         with Session(self.engine) as session:
-            row = _table_row(session, table_id)
+            row = session.scalars(select(TableRow).where(TableRow.id == table_id)
+                                  .options(selectinload(TableRow.seats))).first()
             if row is None:
                 return None
+            actions = session.execute(
+                select(ActionRow.seq, ActionRow.seat, ActionRow.text)
+                .where(ActionRow.table_id == table_id, ActionRow.seq >= since)
+                .order_by(ActionRow.seq)).all()
             return {
                 "status": row.status, "next_table": row.next_table,
                 "ended_by": row.ended_by, "listed": row.public,
                 "seats": [{"name": s.name, "joined": s.joined, "key_hash": s.key_hash,
                            "token_hash": s.token_hash, "away": s.away}
                           for s in sorted(row.seats, key=lambda s: s.seat)],
-                "actions": [(a.seq, a.seat, a.text)
-                            for a in sorted(row.actions, key=lambda a: a.seq)],
+                "actions": [(seq, seat, text) for seq, seat, text in actions],
             }
 
     # -- what each seat hears ------------------------------------------------------
