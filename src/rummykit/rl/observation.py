@@ -57,6 +57,7 @@ _COUNT_ROWS = [0, 1, 3, 5, 6]
 """The fixed planes that hold counts (the others hold 1 or a height)."""
 
 Vector = npt.NDArray[np.float32]
+_Counts = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,7 +236,10 @@ class Encoder:
         at += self._scalar_at
         weights += self._scalars(seen, choosing)
         # (A bincount with weights counts in float64; numpy's stubs say int.)
-        out = cast(npt.NDArray[np.float64], np.bincount(at, weights, minlength=self._size))
+        n = len(at)
+        out = cast(_Counts, np.bincount(np.fromiter(at, np.intp, n),
+                                        np.fromiter(weights, np.float64, n),
+                                        minlength=self._size))
         out += self._base
         if self._scaled:
             out *= self._weights
