@@ -7,6 +7,8 @@ from __future__ import annotations
 import copy
 import dataclasses
 import random
+import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -338,3 +340,14 @@ def test_single_agent_reward_is_its_seat_share() -> None:
             total += reward
         p0, p1 = e.game.deal.result.points
         assert total == pytest.approx((p1 - p0) / 100)
+
+
+def test_the_readme_quick_start_runs() -> None:
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Reinforcement learning\n", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```python\n(.*?)```", section, re.DOTALL)
+    assert len(blocks) == 2
+    for block in blocks:
+        names: dict[str, object] = {}
+        exec(compile(block, "README.md", "exec"), names)
+        assert "env" in names
