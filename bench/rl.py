@@ -9,8 +9,8 @@ turn ``--rounds`` times and each cell's best round kept (the machine may be shar
   ``step()`` with an index drawn uniformly from the observation's ``action_mask``, until
   the deal ends. One step is one ``step()`` call of the agent to move (a meld takes a step
   per card and one to lay it; the steps of finished agents are not counted). ``raw`` is
-  ``rummykit.rl.raw_env``; ``wrapped`` is ``rummykit.rl.env``, with PettingZoo's usual
-  wrappers (illegal actions end the episode, order of calls checked).
+  ``rummykit.rl.raw_env``; ``wrapped`` is ``rummykit.rl.env`` (illegal actions end the
+  episode, the order of calls checked by PettingZoo's ``OrderEnforcingWrapper``).
 * ``rlcard_gin_rummy_env``: RLCard's gin-rummy through its RL API (``env.reset()``,
   ``env.step(action_id)`` with an action drawn from ``state['legal_actions']``), which
   encodes a 5x52 observation at every step (bench/peers.py).

@@ -105,7 +105,8 @@ class RummyEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZ
     ``reward``: ``"points"`` (a deal's points, zero-sum, divided by the match target, 100
     where the rules have none) or ``"win"`` (+1 and -1; in a match episode, for winning
     the match, paid at its end). ``seed``: the generator that deals each episode, unless
-    :meth:`reset` is given one.
+    :meth:`reset` is given one. ``illegal_reward``: None (an index the mask does not
+    allow raises the reason), or what an agent gets for one, the episode ending there.
     """
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -118,6 +119,7 @@ class RummyEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZ
     def __init__(
         self, rules: str | Rules = "classic", players: int = 2, render_mode: str | None = None,
         seed: int | None = None, *, episode: Episode = "deal", reward: RewardKind = "points",
+        illegal_reward: float | None = None,
     ) -> None:
         super().__init__()
         self.rules = resolve_rules(rules)
@@ -132,6 +134,7 @@ class RummyEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZ
         self.render_mode = render_mode
         self.episode: Episode = episode
         self.reward_kind: RewardKind = reward
+        self.illegal_reward = None if illegal_reward is None else float(illegal_reward)
         self.codec = ActionCodec(self.rules)
         self.encoder = Encoder(self.rules, players)
         target = self.rules.target_for(players)
@@ -251,7 +254,10 @@ class RummyEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZ
                                      code="malformed-action")
         index = int(action)
         if not 0 <= index < self.codec.size or not self._mask[index]:
-            self._refuse(index)
+            if self.illegal_reward is None or not 0 <= index < self.codec.size:
+                self._refuse(index)
+            self._end_illegal(agent)
+            return
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         if MELD_CARD <= index < LAY_MELD:
@@ -276,6 +282,19 @@ class RummyEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZ
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def _end_illegal(self, agent: str) -> None:
+        """End the episode for an illegal index, as PettingZoo's ``TerminateIllegalWrapper``
+        does: every agent done, ``illegal_reward`` for ``agent``, 0 for the others."""
+        assert self.illegal_reward is not None
+        self._cumulative_rewards[agent] = 0.0
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.truncations = dict.fromkeys(self.agents, True)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.rewards[agent] = self.illegal_reward
+        self._accumulate_rewards()
+        self._deads_step_first()
+        self._observed = {}
 
     def _refuse(self, index: int) -> None:
         """Raise the reason ``index`` is not legal: the engine's rule where it names an
@@ -347,10 +366,12 @@ def env(
     seed: int | None = None, *, episode: Episode = "deal", reward: RewardKind = "points",
     illegal_reward: float = -1.0,
 ) -> AECEnv[str, Observation, int]:
-    """The environment with PettingZoo's usual wrappers: an illegal action ends the episode
-    with ``illegal_reward`` for its agent, and the order of calls is checked."""
-    raw = RummyEnv(rules, players, render_mode, seed, episode=episode, reward=reward)
-    wrapped: AECEnv[str, Observation, int] = wrappers.TerminateIllegalWrapper(
-        raw, illegal_reward=illegal_reward)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    return wrappers.OrderEnforcingWrapper(wrapped)
+    """The environment as PettingZoo's classic environments come: an illegal action ends
+    the episode with ``illegal_reward`` for its agent (done by the environment itself, as
+    PettingZoo's ``TerminateIllegalWrapper`` would, one wrapper fewer to pass through at
+    every call), an index outside the space raises, and the order of calls is checked
+    (``OrderEnforcingWrapper``)."""
+    raw = RummyEnv(rules, players, render_mode, seed, episode=episode, reward=reward,
+                   illegal_reward=illegal_reward)
+    wrapped: AECEnv[str, Observation, int] = wrappers.OrderEnforcingWrapper(raw)
+    return wrapped
