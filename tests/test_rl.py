@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import importlib.util
 import random
 import re
 from pathlib import Path
@@ -351,3 +352,19 @@ def test_the_readme_quick_start_runs() -> None:
         names: dict[str, object] = {}
         exec(compile(block, "README.md", "exec"), names)
         assert "env" in names
+
+
+def test_the_training_example_learns_from_a_deal() -> None:
+    path = Path(__file__).resolve().parents[1] / "examples" / "train_classic.py"
+    spec = importlib.util.spec_from_file_location("train_classic", path)
+    assert spec is not None and spec.loader is not None
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    e = RummyEnv("classic", 2)
+    learner = example.Learner(e.codec.size, e.encoder.layout.size, rate=0.05)
+    rng = np.random.default_rng(0)
+    for _ in range(3):
+        reward = example.play(e, learner, rng)
+        p0, p1 = e.deal.result.points
+        assert reward == pytest.approx((p0 - p1) / 100)
+    assert np.abs(learner.w).sum() > 0, "deals with a reward move the weights"
