@@ -10,7 +10,10 @@ deals against random play (and after training against the greedy bot too) and pr
 the share of deals won and the mean reward, each with a 95% confidence interval, and how
 long the training took. (A deal can end with nobody out: won is a reward above 0.)
 
-    python examples/train_classic.py --episodes 4000
+    python examples/train_classic.py --episodes 4000 --plot curve.png
+
+``--plot`` draws the learning curve with matplotlib (installed apart: it is no dependency
+of rummykit).
 """
 
 from __future__ import annotations
@@ -104,6 +107,7 @@ def main() -> None:
     parser.add_argument("--eval", type=int, default=400)
     parser.add_argument("--rate", type=float, default=0.05)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--plot", help="write the learning curve to this PNG file")
     args = parser.parse_args()
 
     env = rl.RummyEnv("classic", 2)
@@ -120,9 +124,31 @@ def main() -> None:
             block = rewards[-args.report:]
             won = sum(r > 0 for r in block) / len(block)
             print(f"{n:7d}  {sum(block) / len(block):+11.3f}  {won:9.1%}", flush=True)
-    print(f"trained on {args.episodes} deals in {time.perf_counter() - start:.0f} s")
+    seconds = time.perf_counter() - start
+    print(f"trained on {args.episodes} deals in {seconds:.0f} s")
+    if args.plot:
+        plot(rewards, args.report, args.plot, seconds)
     report(env, learner, rng, "trained, against random", None, args.eval)
     report(env, learner, rng, "trained, against greedy", make_bot("greedy"), args.eval)
+
+
+def plot(rewards: list[float], block: int, path: str, seconds: float) -> None:
+    """The mean reward of each block of deals, against the deals played."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    ends = list(range(block, len(rewards) + 1, block))
+    means = [sum(rewards[end - block:end]) / block for end in ends]
+    fig, ax = plt.subplots(figsize=(6, 3.2), dpi=100)
+    ax.plot(ends, means, marker="o")
+    ax.axhline(0.0, color="grey", linewidth=0.8)
+    ax.set_xlabel("deals played")
+    ax.set_ylabel(f"mean reward of the last {block}")
+    ax.set_title(f"classic, 2 players, against random play ({seconds:.0f} s on one core)")
+    fig.tight_layout()
+    fig.savefig(path)
 
 
 def report(env: rl.RummyEnv, learner: Learner, rng: np.random.Generator, title: str,

@@ -154,7 +154,6 @@ class RummyEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZ
         self._seeds = random.Random(seed)
         self.match: Match | None = None
         self._choosing: tuple[int, ...] = ()
-        self._legal: list[Action] = []
         self._melds = MeldChoice([])
         self._mask = np.zeros(size, dtype=np.int8)
         self._no_mask = np.zeros(size, dtype=np.int8)
@@ -210,7 +209,6 @@ class RummyEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZ
         deal = self.match.deal
         self._observed = {}
         legal = deal.legal_actions()
-        self._legal = legal
         self._melds = MeldChoice([a.cards for a in legal if a.kind == "meld"])
         mask = np.zeros(self.codec.size, dtype=np.int8)
         mask[self.codec.indices(legal)] = 1
