@@ -368,3 +368,34 @@ def test_the_training_example_learns_from_a_deal() -> None:
         p0, p1 = e.deal.result.points
         assert reward == pytest.approx((p0 - p1) / 100)
     assert np.abs(learner.w).sum() > 0, "deals with a reward move the weights"
+
+
+@pytest.mark.parametrize("reward", ["points", "win"])
+def test_a_ramino_match_episode_runs_to_the_last_player_left(reward: str) -> None:
+    rng = random.Random(0)
+    e = RummyEnv("ramino", 3, seed=2, episode="match", reward=reward)
+    e.reset()
+    earned = dict.fromkeys(e.possible_agents, 0.0)
+    while not any(e.terminations.values()):
+        seat = e.possible_agents.index(e.agent_selection)
+        assert e.match.active[seat], "a player past the limit is never asked to move"
+        legal = np.flatnonzero(e.observe(e.agent_selection)["action_mask"])
+        e.step(int(legal[rng.randrange(len(legal))]))
+        for agent, r in e.rewards.items():
+            earned[agent] += r
+    match = e.match
+    assert match.is_over and match.end == "elimination" and len(match.finished) >= 2
+    assert sum(earned.values()) == pytest.approx(0.0)
+    winner = e.possible_agents[match.winner]
+    if reward == "win":
+        assert earned == {a: 1.0 if a == winner else -0.5 for a in e.possible_agents}
+    else:
+        # Each deal: a seat's penalty against it, less the mean of the others dealt in, per 101.
+        expected = dict.fromkeys(e.possible_agents, 0.0)
+        for deal in match.finished:
+            seats = [s for s in range(3) if deal.active[s]]
+            for s in seats:
+                others = [deal.result.points[o] for o in seats if o != s]
+                expected[e.possible_agents[s]] += (
+                    -deal.result.points[s] + sum(others) / len(others)) / 101
+        assert earned == pytest.approx(expected)
