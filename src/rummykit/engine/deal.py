@@ -286,6 +286,18 @@ class Deal:
             moves.append((seat, action))
         return tuple(reversed(moves))
 
+    def moves_since(self, count: int) -> list[tuple[int, Action]]:
+        """The moves after the first ``count``, oldest first, in time proportional to their
+        number (for code that follows a deal move by move)."""
+        out = []
+        log = self._log
+        for _ in range(self._move_count - count):
+            assert log is not None
+            log, seat, action = log
+            out.append((seat, action))
+        out.reverse()
+        return out
+
     def opened(self, seat: int) -> bool:
         """Whether the player has made his opening (always true without an opening rule)."""
         return self._opened[seat]
@@ -305,6 +317,15 @@ class Deal:
         if self._tracker is None:
             self._tracker = Tracker(self)
         return self._tracker.knowledge(self, seat)
+
+    def known_cards(self) -> tuple[tuple[int, ...], ...]:
+        """For each seat, the cards every player knows it holds: ``knowledge(seat).known``
+        without joining any seat's own hand to it, so it is cheap to ask at every move."""
+        from rummykit.engine.knowledge import Tracker
+
+        if self._tracker is None:
+            self._tracker = Tracker(self)
+        return self._tracker.known_cards(self)
 
     # -- legal actions -----------------------------------------------------------------
 

@@ -141,11 +141,9 @@ class Tracker:
 
     def advance(self, deal: Deal) -> None:
         """Follow every action and stock event of ``deal`` not followed yet."""
-        moves = deal.moves
         events = deal.events
-        for i in range(self.done, len(moves)):
+        for i, (seat, action) in enumerate(deal.moves_since(self.done), self.done):
             self._events_before(events, i)
-            seat, action = moves[i]
             match action.kind:
                 case "draw-stock":
                     place = self.stock.pop()
@@ -168,7 +166,7 @@ class Tracker:
                     self.pile.append(action.cards[0])
                 case "end":
                     pass
-        self.done = len(moves)
+        self.done = deal.move_count
         self._events_before(events, self.done)
 
     def _events_before(self, events: Sequence[tuple[int, str]], index: int) -> None:
@@ -204,6 +202,11 @@ class Tracker:
         slots[next(h for h in range(len(slots)) if slots[h])] -= 1
 
     # -- one seat's knowledge --------------------------------------------------------
+
+    def known_cards(self, deal: Deal) -> tuple[tuple[int, ...], ...]:
+        """For each seat, the cards every player knows it holds, sorted."""
+        self.advance(deal)
+        return tuple(tuple(sorted(k)) for k in self.known)
 
     def knowledge(self, deal: Deal, seat: int) -> Knowledge:
         """``seat``'s knowledge now: the public record joined with its own hand."""

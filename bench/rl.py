@@ -1,0 +1,155 @@
+"""rummykit RL benchmark: environment steps per second, against the gin rummy environments
+people use today, in one run.
+
+What is measured, each cell with the same time budget (``--seconds``), the cells played in
+turn ``--rounds`` times and each cell's best round kept (the machine may be shared):
+
+* rummykit, for every preset and player count (``--players``): random play through the
+  PettingZoo API: ``reset()``, then for each agent of ``agent_iter()`` ``last()`` and
+  ``step()`` with an index drawn uniformly from the observation's ``action_mask``, until
+  the deal ends. One step is one ``step()`` call of the agent to move (a meld takes a step
+  per card and one to lay it; the steps of finished agents are not counted). ``raw`` is
+  ``rummykit.rl.raw_env``; ``wrapped`` is ``rummykit.rl.env`` (illegal actions end the
+  episode, the order of calls checked by PettingZoo's ``OrderEnforcingWrapper``).
+* ``rlcard_gin_rummy_env``: RLCard's gin-rummy through its RL API (``env.reset()``,
+  ``env.step(action_id)`` with an action drawn from ``state['legal_actions']``), which
+  encodes a 5x52 observation at every step (bench/peers.py).
+* ``pettingzoo_gin_rummy``: PettingZoo's ``gin_rummy_v4`` (RLCard's game behind the
+  PettingZoo API, present in PettingZoo before 1.27), played by the same loop as rummykit:
+  ``raw`` is its unwrapped environment, ``wrapped`` the one ``gin_rummy_v4.env()`` gives.
+
+Ratios: each rummykit cell against the peer driven the same way (raw against RLCard's API,
+wrapped against PettingZoo's wrapped env). The target: ``classic`` 2-player raw at least
+3x RLCard's env API; printed as met or MISSED, never asserted. A peer that cannot be
+imported is reported as skipped.
+
+Usage::
+
+    python bench/rl.py                       # every preset, 2 and 4 players
+    python bench/rl.py --seconds 1 --rounds 3 --presets classic ramino --players 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+from peers import PeerUnavailable, _rlcard_env, _rlcard_env_play, import_peer
+
+TARGET = 3.0
+"""classic 2-player raw steps/s over RLCard's env API."""
+
+
+def play_aec(env: Any, rng: random.Random) -> int:
+    """One episode of random masked play through the PettingZoo AEC API; return steps."""
+    import numpy as np
+
+    env.reset(seed=rng.getrandbits(31))
+    steps = 0
+    flat = np.flatnonzero
+    randrange = rng.randrange
+    for _agent in env.agent_iter():
+        obs, _reward, terminated, truncated, _info = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        legal = flat(obs["action_mask"])
+        env.step(int(legal[randrange(len(legal))]))
+        steps += 1
+    return steps
+
+
+def rate(episode: Callable[[], int], seconds: float) -> float:
+    """Steps per second of ``episode()`` played until ``seconds`` have passed (after one
+    untimed episode)."""
+    episode()
+    steps = 0
+    start = time.perf_counter()
+    while True:
+        steps += episode()
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return steps / elapsed
+
+
+def cells(presets: list[str], players: list[int]) -> dict[str, Callable[[], Callable[[], int]]]:
+    """Every cell: its name, and how to make its episode function."""
+    import rummykit.rl as rl
+
+    out: dict[str, Callable[[], Callable[[], int]]] = {}
+    for name in presets:
+        for n in players:
+            for kind, make in (("raw", rl.raw_env), ("wrapped", rl.env)):
+                def cell(name: str = name, n: int = n, make: Any = make) -> Callable[[], int]:
+                    env, rng = make(name, n), random.Random(0)
+                    return lambda: play_aec(env, rng)
+                out[f"rummykit {name} {n}p {kind}"] = cell
+
+    def rlcard() -> Callable[[], int]:
+        env, rng = _rlcard_env(0), random.Random(0)
+        return lambda: _rlcard_env_play(env, rng)
+
+    def pettingzoo(kind: str) -> Callable[[], Callable[[], int]]:
+        def cell() -> Callable[[], int]:
+            gin = import_peer("pettingzoo.classic.gin_rummy_v4")
+            env = gin.env()
+            env = env.unwrapped if kind == "raw" else env
+            rng = random.Random(0)
+            return lambda: play_aec(env, rng)
+        return cell
+
+    out["rlcard_gin_rummy_env"] = rlcard
+    out["pettingzoo_gin_rummy raw"] = pettingzoo("raw")
+    out["pettingzoo_gin_rummy wrapped"] = pettingzoo("wrapped")
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    from rummykit.rules import PRESETS
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=1.0)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--presets", nargs="*", default=list(PRESETS))
+    parser.add_argument("--players", nargs="*", type=int, default=[2, 4])
+    args = parser.parse_args(argv)
+
+    made: dict[str, Callable[[], int]] = {}
+    skipped: dict[str, str] = {}
+    for name, make in cells(args.presets, args.players).items():
+        try:
+            made[name] = make()
+        except PeerUnavailable as exc:
+            skipped[name] = str(exc)
+    best: dict[str, float] = {}
+    for round_ in range(args.rounds):
+        for name, episode in made.items():
+            best[name] = max(best.get(name, 0.0), rate(episode, args.seconds))
+            print(f"round {round_ + 1}: {name}: {best[name]:,.0f}", file=sys.stderr)
+
+    rlcard = best.get("rlcard_gin_rummy_env")
+    pz = {kind: best.get(f"pettingzoo_gin_rummy {kind}") for kind in ("raw", "wrapped")}
+    print(f"{'cell':40} {'steps/s':>10} {'vs RLCard API':>14} {'vs PettingZoo gin':>18}")
+    for name, value in best.items():
+        kind = name.rsplit(" ", 1)[-1]
+        versus_rlcard = (f"{value / rlcard:.2f}x" if rlcard and kind == "raw"
+                         and name.startswith("rummykit") else "")
+        peer = pz.get(kind)
+        versus_pz = f"{value / peer:.2f}x" if peer and name.startswith("rummykit") else ""
+        print(f"{name:40} {value:>10,.0f} {versus_rlcard:>14} {versus_pz:>18}")
+    for name, why in skipped.items():
+        print(f"{name:40} skipped: {why}")
+    classic = best.get("rummykit classic 2p raw")
+    if classic and rlcard:
+        ratio = classic / rlcard
+        verdict = "met" if ratio >= TARGET else "MISSED"
+        print(f"target: classic 2p raw >= {TARGET:.1f}x RLCard's env API: {ratio:.2f}x {verdict}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,47 @@
+"""Reinforcement learning: Rummy under any rules object as a PettingZoo and a Gymnasium
+environment (the ``rl`` extra: ``pip install 'rummykit[rl]'``).
+
+- :func:`env` / :class:`RummyEnv`: the PettingZoo AEC environment, every seat an agent.
+- :class:`SingleAgentEnv`: the Gymnasium environment, one seat learning against bots,
+  registered as ``rummykit/Rummy-v0`` (``gymnasium.make("rummykit/Rummy-v0",
+  rules="ramino", players=4)`` once this package is imported).
+- :class:`ActionCodec` and :class:`Encoder`: the action indices and the observation
+  vector, documented in docs/rl.md.
+"""
+
+from __future__ import annotations
+
+import gymnasium
+
+from rummykit.rl.actions import ActionCodec, max_table_melds
+from rummykit.rl.aec import RummyEnv, deal_rewards, env, match_rewards, resolve_rules
+from rummykit.rl.observation import Encoder, Layout
+from rummykit.rl.single import SingleAgentEnv
+
+__all__ = [
+    "ENV_ID",
+    "ActionCodec",
+    "Encoder",
+    "Layout",
+    "RummyEnv",
+    "SingleAgentEnv",
+    "deal_rewards",
+    "env",
+    "match_rewards",
+    "max_table_melds",
+    "raw_env",
+    "resolve_rules",
+]
+
+ENV_ID = "rummykit/Rummy-v0"
+"""The Gymnasium id of :class:`SingleAgentEnv`."""
+
+raw_env = RummyEnv
+"""The environment without PettingZoo's wrappers (PettingZoo's usual name for it)."""
+
+if ENV_ID not in gymnasium.registry:
+    gymnasium.register(
+        id=ENV_ID,
+        entry_point="rummykit.rl.single:SingleAgentEnv",
+        kwargs={"rules": "classic", "players": 2, "opponents": "expert"},
+    )

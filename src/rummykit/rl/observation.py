@@ -1,0 +1,288 @@
+"""The observation: one seat's :func:`~rummykit.views.sight` as a flat float32 vector.
+
+The vector is ``planes * 53`` card planes followed by scalar features (docs/rl.md,
+"Observation"). A card plane has one column per card code (52 natural cards in code order,
+clubs, diamonds, hearts, spades, ace to king, then the joker); a count is divided by the
+copies of that card in the deck (the decks for a natural card, the jokers for the joker),
+so every entry of a plane lies in [0, 1]. Seats are counted from the observing seat: 0 is
+the seat itself, 1 the next seat clockwise, and so on.
+
+Planes, in order (``P`` players, ``M`` the table's bound of melds):
+
+0. the seat's hand
+1. the cards chosen so far for a new meld (see :mod:`rummykit.rl.actions`)
+2. the pile as the rules expose it, by height: the top card 1, the card below it
+   ``(n - 1) / n`` and so on for a pile of ``n`` cards (where only the top may be drawn,
+   the top alone)
+3. every card in the pile (each was seen face up)
+4. the card taken from the pile this turn (it may not be discarded, or must be used)
+5. every card on the table
+6. the cards of the seat's hand that the others know it holds
+7. to 7 + P - 2: for each other seat, the cards it is known to hold
+7 + P - 1: the cards the seat cannot place (in the stock or hidden in another hand)
+then M planes, one per table meld in the order melds reached the table (1, 2, ...): the
+cards each place of the meld stands for (a run's every place, a set's natural cards), and
+in the joker column the jokers in it.
+
+Scalars, in order: the phase (draw, play, choosing a meld: one-hot, 3); the seat to move
+(one-hot by relative seat, P); the dealer (P); each hand's size divided by the deck's (P);
+the stock's and the pile's size divided by the deck's (2); the melds on the table divided
+by M (1); opened, laid earlier in the deal, still in the match (each P); the match totals
+divided by the target (100 where the rules have none) and clipped to [-2, 2] (P); whether
+a meld was laid this turn (1); the points melded this turn towards an opening divided by
+the opening (clipped to [0, 2]; 0 without an opening rule) (1); the turn-overs and the
+refills used, each divided by the rules' limit (2).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import cast
+
+import numpy as np
+import numpy.typing as npt
+
+from rummykit.cards import JOKER_CODE
+from rummykit.melds import Meld
+from rummykit.rl.actions import CARD_CODES, max_table_melds
+from rummykit.rules import Rules
+from rummykit.views import Sight
+
+__all__ = ["FIXED_PLANES", "Encoder", "Layout"]
+
+FIXED_PLANES = ("hand", "choosing", "pile_order", "pile", "taken", "table", "mine_known")
+"""The first planes, whatever the player count."""
+
+_COUNT_ROWS = [0, 1, 3, 5, 6]
+"""The fixed planes that hold counts (the others hold 1 or a height)."""
+
+Vector = npt.NDArray[np.float32]
+_Counts = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """Where each part of the observation lies, for a rules object and a player count."""
+
+    players: int
+    max_melds: int
+
+    @property
+    def opponent_planes(self) -> int:
+        return len(FIXED_PLANES)
+
+    @property
+    def unseen_plane(self) -> int:
+        return len(FIXED_PLANES) + self.players - 1
+
+    @property
+    def meld_planes(self) -> int:
+        return self.unseen_plane + 1
+
+    @property
+    def planes(self) -> int:
+        return self.meld_planes + self.max_melds
+
+    @property
+    def scalars(self) -> int:
+        return 10 + 7 * self.players
+
+    @property
+    def size(self) -> int:
+        return self.planes * CARD_CODES + self.scalars
+
+    def plane(self, vector: Vector, number: int) -> Vector:
+        """Plane ``number`` of an observation (53 entries)."""
+        return vector[number * CARD_CODES:(number + 1) * CARD_CODES]
+
+    def scalar_part(self, vector: Vector) -> Vector:
+        return vector[self.planes * CARD_CODES:]
+
+    def bounds(self) -> tuple[Vector, Vector]:
+        """The lowest and highest value of each entry."""
+        low = np.zeros(self.size, dtype=np.float32)
+        high = np.ones(self.size, dtype=np.float32)
+        base = self.planes * CARD_CODES
+        p = self.players
+        totals = base + 3 + 3 * p + 3 + 3 * p
+        low[totals:totals + p] = -2.0
+        high[totals:totals + p] = 2.0
+        high[totals + p + 1] = 2.0  # the opening's points this turn
+        return low, high
+
+
+class Encoder:
+    """Turns a seat's :class:`~rummykit.views.Sight` into its observation vector.
+
+    Every card plane is counted in one pass (one ``bincount`` over the flat positions of
+    the cards), then scaled to fractions of the copies in the deck."""
+
+    __slots__ = (
+        "_base",
+        "_cards",
+        "_max_melds",
+        "_opponents",
+        "_orders",
+        "_players",
+        "_refills",
+        "_scalar_at",
+        "_scale",
+        "_scaled",
+        "_size",
+        "_table",
+        "_table_at",
+        "_turn_overs",
+        "_unseen",
+        "_weights",
+        "copies",
+        "deck",
+        "inv_copies",
+        "layout",
+        "opening",
+        "rules",
+    )
+
+    def __init__(self, rules: Rules, players: int) -> None:
+        self.rules = rules
+        layout = self.layout = Layout(players, max_table_melds(rules))
+        copies = np.full(CARD_CODES, rules.decks, dtype=np.float32)
+        copies[JOKER_CODE] = rules.jokers
+        self.copies = copies
+        self.inv_copies = (1.0 / np.maximum(copies, 1.0)).astype(np.float32)
+        self._cards = layout.planes * CARD_CODES
+        self._size = layout.size
+        self._players = players
+        self._orders = [[(seat + r) % players for r in range(players)]
+                        for seat in range(players)]
+        self._max_melds = float(layout.max_melds)
+        self._opponents = [(layout.opponent_planes + r - 1) * CARD_CODES
+                           for r in range(players)]
+        self._unseen = layout.unseen_plane * CARD_CODES
+        self._scalar_at = list(range(self._cards, layout.size))
+        base = np.zeros(layout.size)
+        base[self._unseen:self._unseen + CARD_CODES] = copies
+        self._base = base
+        self._scaled = rules.decks > 1 or rules.jokers > 1
+        weights = np.ones(layout.size)
+        planes = weights[:self._cards].reshape(layout.planes, CARD_CODES)
+        planes[_COUNT_ROWS] = self.inv_copies
+        planes[layout.opponent_planes:layout.meld_planes] = self.inv_copies
+        planes[layout.meld_planes:, JOKER_CODE] = self.inv_copies[JOKER_CODE]
+        self._weights = weights
+        self.deck = float(rules.deck_size)
+        self.opening = float(max(rules.opening, 1))
+        target = rules.target_for(players)
+        self._scale = float(target if target else 100)
+        self._turn_overs = float(max(rules.turn_overs, 1))
+        self._refills = [float(max(rules.refills_for(n), 1)) if n >= 2 else 1.0
+                         for n in range(players + 1)]
+        self._table: tuple[Meld, ...] = ()
+        self._table_at: tuple[list[int], list[int]] = ([], [])
+
+    def _table_positions(self, melds: tuple[Meld, ...]) -> tuple[list[int], list[int]]:
+        """The table's cards as flat positions (the table plane, the meld planes) and as
+        codes; kept while the table stays the same (melds are immutable)."""
+        if melds == self._table:
+            return self._table_at
+        at: list[int] = []
+        codes: list[int] = []
+        base = self.layout.meld_planes * CARD_CODES
+        for meld in melds:
+            codes += meld.cards
+            at += [5 * CARD_CODES + c for c in meld.cards]
+            at += [base + c for c in _places(meld)]
+            at += [base + JOKER_CODE for c in meld.cards if c == JOKER_CODE]
+            base += CARD_CODES
+        self._table = melds
+        self._table_at = (at, codes)
+        return self._table_at
+
+    def encode(self, seen: Sight, choosing: tuple[int, ...] = ()) -> Vector:
+        """The observation of ``seen``, with ``choosing`` the cards picked for a new meld."""
+        p = self._players
+        seat = seen.seat
+        hand = seen.hand
+        pile_cards = seen.pile_cards
+        table_at, table_codes = self._table_positions(seen.melds)
+        known = seen.known
+        # Every entry is a sum of weighted positions (plane * 53 + card, or a scalar's
+        # place), added up in one bincount. Counts weigh 1 (scaled by the copies at the
+        # end); what the seat cannot place is the copies (added at the end) less a count.
+        at = [*hand, *[3 * CARD_CODES + c for c in pile_cards], *table_at,
+              *[6 * CARD_CODES + c for c in known[seat]]]
+        if choosing:
+            at += [CARD_CODES + c for c in choosing]
+        placed = [*hand, *pile_cards, *table_codes]
+        for r in range(1, p):
+            theirs = known[(seat + r) % p]
+            if theirs:
+                row = self._opponents[r]
+                at += [row + c for c in theirs]
+                placed += theirs
+        weights = [1.0] * len(at)
+        unseen = self._unseen
+        at += [unseen + c for c in placed]
+        weights += [-1.0] * len(placed)
+        pile = seen.pile
+        if pile:
+            n = len(pile)
+            heights = {c: (i + 1) / n for i, c in enumerate(pile)}  # the higher copy stays
+            at += [2 * CARD_CODES + c for c in heights]
+            weights += heights.values()
+        taken = seen.taken if seen.taken >= 0 else seen.must_use
+        if taken >= 0:
+            at.append(4 * CARD_CODES + taken)
+            weights.append(1.0)
+        at += self._scalar_at
+        weights += self._scalars(seen, choosing)
+        # (A bincount with weights counts in float64; numpy's stubs say int.)
+        n = len(at)
+        out = cast(_Counts, np.bincount(np.fromiter(at, np.intp, n),
+                                        np.fromiter(weights, np.float64, n),
+                                        minlength=self._size))
+        out += self._base
+        if self._scaled:
+            out *= self._weights
+        return out.astype(np.float32)
+
+    def _scalars(self, seen: Sight, choosing: tuple[int, ...]) -> list[float]:
+        p = self._players
+        seat = seen.seat
+        order = self._orders[seat]
+        phase = seen.phase
+        flags = [0.0] * (3 + 2 * p)
+        flags[2 if choosing else 0 if phase == "draw" else 1 if phase == "play" else 2] = \
+            1.0 if choosing or phase != "over" else 0.0
+        if phase != "over":
+            flags[3 + (seen.to_move - seat) % p] = 1.0
+        flags[3 + p + (seen.dealer - seat) % p] = 1.0
+        deck = self.deck
+        sizes = seen.hand_sizes
+        scale = self._scale
+        totals = seen.totals
+        opened = seen.opened
+        laid = seen.laid
+        active = seen.active
+        return [
+            *flags,
+            *[sizes[s] / deck for s in order],
+            seen.stock_size / deck, len(seen.pile_cards) / deck,
+            len(seen.melds) / self._max_melds,
+            *[float(opened[s]) for s in order],
+            *[float(laid[s]) for s in order],
+            *[float(active[s]) for s in order],
+            *[min(2.0, max(-2.0, totals[s] / scale)) for s in order],
+            1.0 if seen.melds_this_turn else 0.0,
+            min(2.0, seen.turn_value / self.opening) if self.rules.opening else 0.0,
+            min(1.0, seen.turn_overs_used / self._turn_overs),
+            min(1.0, seen.refills_used / self._refills[sum(active)]),
+        ]
+
+
+def _places(meld: Meld) -> list[int]:
+    """The card codes the places of a meld stand for: a run's every place, a set's
+    natural cards (its jokers stand for suits that the set does not name)."""
+    if meld.kind == "set":
+        return [c for c in meld.cards if c != JOKER_CODE]
+    base = meld.suit * 13
+    return [base + (0 if pos == 14 else pos - 1) for pos in range(meld.low, meld.high + 1)]

@@ -1,0 +1,138 @@
+"""The Gymnasium environment: one learning seat, the other seats played by rummykit bots.
+
+The observation is the seat's vector (:mod:`rummykit.rl.observation`); the legal indices
+come as ``info["action_mask"]`` and from :meth:`SingleAgentEnv.action_masks` (the method
+maskable learners such as sb3-contrib's ``MaskablePPO`` ask). The reward of a step is what
+the seat earned from its action up to its next decision (deals end on the others' moves
+too).
+
+>>> from rummykit.rl import SingleAgentEnv
+>>> e = SingleAgentEnv("classic", players=2, opponents="random")
+>>> obs, info = e.reset(seed=3)
+>>> obs.shape == e.observation_space.shape, int(info["action_mask"].sum()) > 0
+(True, True)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+
+from rummykit.bots import Bot, make_bot
+from rummykit.rl.aec import Episode, RewardKind, RummyEnv
+from rummykit.rl.observation import Vector
+from rummykit.rules import Rules
+from rummykit.views import view
+
+__all__ = ["SingleAgentEnv"]
+
+
+class SingleAgentEnv(gymnasium.Env[Vector, np.int64]):
+    """Rummy for one learning seat against rummykit bots.
+
+    ``opponents``: one bot for every other seat (a level such as ``"expert"``, options
+    included, or a :class:`~rummykit.bots.Bot`), or one per other seat, clockwise from the
+    learner's left. ``seat``: the learner's seat. ``episode``, ``reward``: as for
+    :class:`~rummykit.rl.aec.RummyEnv`. An index the mask does not allow ends the episode
+    with ``illegal_reward`` (and ``info["illegal"]``), as in PettingZoo's classic
+    environments.
+    """
+
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}  # noqa: RUF012 (as Env)
+
+    def __init__(
+        self, rules: str | Rules = "classic", players: int = 2,
+        opponents: str | Bot | Sequence[str | Bot] = "expert", *, seat: int = 0,
+        episode: Episode = "deal", reward: RewardKind = "points",
+        render_mode: str | None = None, seed: int | None = None, illegal_reward: float = -1.0,
+    ) -> None:
+        self.game = RummyEnv(rules, players, None, seed, episode=episode, reward=reward)
+        if not 0 <= seat < players:
+            raise ValueError(f"seat {seat} is not at a table of {players}")
+        if render_mode is not None and render_mode not in ("ansi", "human"):
+            raise ValueError(f"render_mode {render_mode!r}: the modes are 'ansi' and 'human'")
+        self.render_mode = render_mode
+        self.seat = seat
+        self.agent = self.game.possible_agents[seat]
+        specs = [opponents] * (players - 1) if isinstance(opponents, str | Bot) \
+            else list(opponents)
+        if len(specs) != players - 1:
+            raise ValueError(f"{len(specs)} opponents for the {players - 1} other seats")
+        bots = [make_bot(b) if isinstance(b, str) else b for b in specs]
+        self.bots: dict[int, Bot] = {(seat + 1 + i) % players: bot for i, bot in enumerate(bots)}
+        space = self.game.observation_space(self.agent)
+        assert isinstance(space, spaces.Dict)
+        box = space["observation"]
+        assert isinstance(box, spaces.Box)
+        self.observation_space = box
+        self.action_space = spaces.Discrete(self.game.codec.size)
+        self._rng = random.Random(seed)
+        self.illegal_reward = float(illegal_reward)
+        self._illegal = False
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None,
+    ) -> tuple[Vector, dict[str, Any]]:
+        super().reset(seed=seed)
+        if seed is not None:
+            self._rng = random.Random(seed)
+        self.game.reset(seed=self._rng.getrandbits(48))
+        self._illegal = False
+        self._play_others()
+        return self._observation(), self._info()
+
+    def step(
+        self, action: np.int64 | int,
+    ) -> tuple[Vector, float, bool, bool, dict[str, Any]]:
+        game = self.game
+        if game.terminations.get(self.agent, True) or self._illegal:
+            raise RuntimeError("the episode is over: reset() the environment")
+        index = int(action)
+        if not (0 <= index < game.codec.size and self.action_masks()[index]):
+            # As PettingZoo's classic environments do: the episode ends, the learner pays.
+            self._illegal = True
+            return (self._observation(), self.illegal_reward, True, False,
+                    {**self._info(), "illegal": True})
+        game.step(index)
+        self._play_others()
+        reward = float(game._cumulative_rewards[self.agent])
+        terminated = game.terminations[self.agent]
+        if self.render_mode == "human":
+            self.render()
+        return self._observation(), reward, terminated, False, self._info()
+
+    def action_masks(self) -> npt.NDArray[np.int8]:
+        """The legal indices of the learner's next action (1 legal, 0 not)."""
+        return self.game.observe(self.agent)["action_mask"].copy()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        text = self.game.text()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def _observation(self) -> Vector:
+        obs: Vector = self.game.observe(self.agent)["observation"].copy()
+        return obs
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self.action_masks()}
+
+    def _play_others(self) -> None:
+        """The bots' moves until it is the learner's turn or the episode ends."""
+        game = self.game
+        while not game.terminations.get(self.agent, True) and game.agent_selection != self.agent:
+            assert game.match is not None
+            seat = game.deal.to_move
+            action = self.bots[seat].choose(view(game.match, seat), self._rng)
+            for index in game.codec.steps(action):
+                game.step(index)
