@@ -33,6 +33,7 @@ from websockets.sync.client import connect as ws_connect
 from rummykit import record as records
 from rummykit.engine import Match
 from rummykit.rules import Rules
+from rummykit.server.bus import HEARTBEAT, PRESENCE_TTL
 
 from ._support import ActionLog, Shadow, bot, person
 
@@ -102,6 +103,8 @@ class Seat:
             origin=f"http://127.0.0.1:{port}")  # type: ignore[arg-type]
         self.presence: list[dict[str, Any]] = []
         self.chat: list[dict[str, Any]] = []
+        self.connected: list[bool] = []
+        """Whether each seat's person is connected, as last heard (a view or presence)."""
 
     def send(self, message: dict[str, Any]) -> None:
         self.ws.send(json.dumps(message))
@@ -109,8 +112,11 @@ class Seat:
     def recv(self, timeout: float = 15.0) -> dict[str, Any]:
         while True:
             data: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
+            if data["type"] == "view":
+                self.connected = [s["connected"] for s in data["table"]["seats"]]
             if data["type"] == "presence":
                 self.presence.append(data)
+                self.connected = [s["connected"] for s in data["seats"]]
             elif data["type"] == "chat":
                 self.chat.append(data)
             elif data["type"] != "chat-log":
@@ -204,8 +210,8 @@ def test_two_processes_play_one_match(postgres_db_url: str, tmp_path: Path) -> N
         bob = Seat(b, table_id, f"token={tokens[1]}&key={KEYS[1]}", 1)
         bob.until(lambda m: m["table"]["status"] == "playing")
         # Presence crosses: each sees the other connected (through the other process).
-        ann.hears(lambda: bool(ann.presence) and ann.presence[-1]["seats"][1]["connected"])
-        bob.hears(lambda: bool(bob.presence) and bob.presence[-1]["seats"][0]["connected"])
+        ann.hears(lambda: ann.connected[1])
+        bob.hears(lambda: bob.connected[0])
         ann.send({"type": "chat", "text": "hello from the first process"})
         bob.hears(lambda: bool(bob.chat))
         assert bob.chat[0]["text"] == "hello from the first process"
@@ -274,8 +280,9 @@ def test_bots_and_spectators_across_processes(postgres_db_url: str, tmp_path: Pa
 
 def test_a_process_killed_mid_match_loses_nothing(postgres_db_url: str,
                                                   tmp_path: Path) -> None:
-    """Bob's process is killed (SIGKILL) in the middle of the match: every action that
-    was acknowledged is in the database, Bob reconnects to the other process with his
+    """Bob's process is killed (SIGKILL) in the middle of the match: Ann sees him gone
+    once his process is silent, every action that was acknowledged is in the database,
+    Bob reconnects to the other process with his
     browser's key and goes on from the same position, and the match ends with every
     action stored once; a process started afterwards serves the finished table."""
     with servers(postgres_db_url, tmp_path) as started:
@@ -301,8 +308,11 @@ def test_a_process_killed_mid_match_loses_nothing(postgres_db_url: str,
                     assert conn.until(at(shadow.seq))["view"] == shadow.view_json(seat)
 
         play(9)
+        ann.hears(lambda: ann.connected[1])
         os.kill(victim.pid, signal.SIGKILL)
         victim.wait(10)
+        # Bob's process no longer says it lives: Ann sees him gone.
+        ann.hears(lambda: not ann.connected[1], timeout=PRESENCE_TTL + HEARTBEAT + 10)
         stored = ActionLog(postgres_db_url)
         try:
             assert [text for _, _, text in stored.rows(table_id)] == shadow.applied
@@ -402,12 +412,38 @@ def test_serve_workers_restarts_a_killed_worker(postgres_db_url: str, tmp_path: 
         for pid in before:
             assert not running(pid), f"worker {pid} still runs"
     finally:
+        left = workers()
         if server.poll() is None:
             server.kill()
             server.wait(10)
-        for pid in workers():
+        for pid in left:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
         log.close()
     text = (tmp_path / "serve.log").read_text(errors="replace")
     assert "starting another" in text and "Traceback" not in text
+
+
+def test_workers_stop_when_the_server_is_killed(postgres_db_url: str, tmp_path: Path) -> None:
+    """A server killed outright (SIGKILL, no chance to stop its workers) leaves no worker
+    serving on its own: each notices and stops within seconds."""
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "rummykit.cli", "serve", "--workers", "2", "--port", str(port),
+         "--db", postgres_db_url], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        cwd=tmp_path)
+    try:
+        wait_up(port, server)
+        found = subprocess.run(["pgrep", "-P", str(server.pid)], capture_output=True,
+                               text=True).stdout.split()
+        children = [int(pid) for pid in found if b"spawn_main" in _cmdline(int(pid))]
+        assert len(children) == 2
+    finally:
+        server.kill()
+        server.wait(10)
+    deadline = time.monotonic() + 15
+    while any(running(pid) for pid in children):
+        assert time.monotonic() < deadline, "a worker goes on serving without its server"
+        time.sleep(0.2)
+    with pytest.raises(httpx.HTTPError):
+        httpx.get(f"http://127.0.0.1:{port}/api/presets", timeout=2)

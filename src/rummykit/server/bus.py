@@ -7,14 +7,16 @@ unique, so two processes can never both play the n-th action); what one process 
 announced on a channel, and every other process that holds the table brings its copy up
 to date from the database and tells its own connections:
 
-- ``changed``: something stored changed (an action, a seat, the status): read it again;
+- ``action``: an action was stored (it comes whole: the others play it without reading);
+- ``changed``: something else stored changed (a seat, the status, an undo): read it again;
 - ``here``: which seats a process has people connected to, and how many watch there (sent
-  on every change and every :data:`HEARTBEAT` seconds; a process not heard of for
-  :data:`PRESENCE_TTL` seconds has nobody connected);
-- ``chat``, ``seen``, ``standing``, ``left``, ``vote``, ``kick``, ``transfer``: what is kept
-  in memory only (a chat line, a person who closed the deal summary, a seat the stand-in
-  plays, the question after someone left, a connection replaced by another tab, a
-  one-time code).
+  on every change; ``who`` asks every process to say it again, for a table or for all);
+- ``alive``: sent every :data:`HEARTBEAT` seconds; a process not heard of for
+  :data:`PRESENCE_TTL` seconds has nobody connected (it stopped or lost the database);
+- ``chat``, ``seen``, ``standing``, ``question``, ``kick``, ``transfer``, ``spent``: what
+  is kept in memory only (a chat line, a person who closed the deal summary, a seat the
+  stand-in plays, the question after someone left, a connection replaced by another tab,
+  a one-time code made or used).
 
 A message is JSON of at most :data:`PAYLOAD_LIMIT` bytes (PostgreSQL's limit is 8,000).
 With one process, or on SQLite, :class:`LocalBus` announces nothing.
@@ -32,6 +34,7 @@ from typing import Any
 
 from sqlalchemy import text
 from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session
 
 __all__ = ["CHANNEL", "HEARTBEAT", "PAYLOAD_LIMIT", "PRESENCE_TTL", "Bus", "LocalBus",
            "PostgresBus", "bus_for"]
@@ -64,6 +67,9 @@ class Bus:
         """Announce ``message`` to the other processes (blocking: call it from a worker
         thread)."""
 
+    def publish_with(self, session: Session, message: dict[str, Any]) -> None:
+        """Announce ``message`` when ``session`` commits (not at all if it does not)."""
+
     def stop(self) -> None:
         """Stop listening."""
 
@@ -88,15 +94,18 @@ class PostgresBus(Bus):
         self._thread.start()
 
     def publish(self, message: dict[str, Any]) -> None:
+        with Session(self.engine) as session:
+            self.publish_with(session, message)
+            session.commit()
+
+    def publish_with(self, session: Session, message: dict[str, Any]) -> None:
         payload = json.dumps({**message, "from": self.process}, separators=(",", ":"))
         if len(payload.encode()) > PAYLOAD_LIMIT:
             log.warning("a %s message of %d bytes is too long to announce", message.get("k"),
                         len(payload))
             return
-        with self.engine.connect() as connection:
-            connection.execute(text("SELECT pg_notify(:channel, :payload)"),
-                               {"channel": CHANNEL, "payload": payload})
-            connection.commit()
+        session.execute(text("SELECT pg_notify(:channel, :payload)"),
+                        {"channel": CHANNEL, "payload": payload})
 
     def _listen(self, deliver: Callable[[dict[str, Any]], None]) -> None:
         import psycopg

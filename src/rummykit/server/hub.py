@@ -301,6 +301,8 @@ class Hub:
         self.bus = bus or LocalBus()
         """How this process hears of the others (:mod:`rummykit.server.bus`)."""
         self._tasks: set[asyncio.Task[None]] = set()
+        self.alive: dict[str, float] = {}
+        """When each other server process was last heard of (monotonic time)."""
         self.timer_unit = timer_unit
         """Real seconds in a second of the turn timer (less than 1 only for tests and
         demonstrations: a 10-second timer then runs out sooner)."""
@@ -320,6 +322,9 @@ class Hub:
         self._loading: dict[str, asyncio.Lock] = {}
         # One writer thread: writes stay in order and never contend for the database.
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rummykit-db")
+        # One announcer thread: announcements stay in order and never delay a write.
+        self._announcer = ThreadPoolExecutor(max_workers=1,
+                                             thread_name_prefix="rummykit-announce")
 
     async def _write(self, fn: Callable[..., None], *args: Any) -> None:
         """Run ``fn(table_id or table, ...)`` in the writer thread; then the other server
@@ -329,18 +334,15 @@ class Hub:
 
     def _stored(self, fn: Callable[..., None], args: tuple[Any, ...]) -> None:
         fn(*args)
-        if fn == self._save_action:
-            # The commonest change comes whole: the others play it without reading it.
-            table_id, seq, seat, text = args
-            self._announce({"k": "action", "t": table_id, "seq": seq, "seat": seat,
-                            "text": text})
-            return
+        if fn == self._save_action or not self.bus.shared:
+            return  # (an action is announced as it is stored)
         first = args[0]
-        self._announce({"k": "changed", "t": first if isinstance(first, str) else first.id})
+        self._announcer.submit(self._announce, {
+            "k": "changed", "t": first if isinstance(first, str) else first.id})
 
     def _announce(self, message: dict[str, Any]) -> None:
-        """Tell the other server processes (in the writer thread: after what it stored);
-        a failure is logged: they catch up at the next change or heartbeat."""
+        """Tell the other server processes (in the announcer thread, after what was
+        stored); a failure is logged: they catch up at the next change."""
         if not self.bus.shared:
             return
         try:
@@ -355,8 +357,8 @@ class Hub:
             message = {"k": kind, **data}
             if table is not None:
                 message["t"] = table.id
-            await asyncio.get_running_loop().run_in_executor(self._writer, self._announce,
-                                                             message)
+            await asyncio.get_running_loop().run_in_executor(self._announcer,
+                                                             self._announce, message)
 
     def _later(self, work: Awaitable[None]) -> None:
         """Run ``work`` on the event loop without waiting for it (kept until it ends)."""
@@ -507,6 +509,8 @@ class Hub:
                     # event loop, so nothing that goes over the tables sees them change.
                     loaded = await asyncio.to_thread(self._load, table_id)
                     table = self.tables.setdefault(table_id, loaded)
+                    if table is loaded and self.bus.shared:
+                        await self.announce(table, "who")  # who is at it elsewhere
                 return table
         finally:
             if not lock.locked():
@@ -1256,6 +1260,10 @@ class Hub:
     def _save_action(self, table_id: str, seq: int, seat: int, text: str) -> None:
         with Session(self.engine) as session:
             session.add(ActionRow(table_id=table_id, seq=seq, seat=seat, text=text))
+            # The commonest change comes whole, announced by its own commit: the other
+            # server processes play it without reading the table again.
+            self.bus.publish_with(session, {"k": "action", "t": table_id, "seq": seq,
+                                            "seat": seat, "text": text})
             session.commit()
 
     def _save_finish(self, table: Table) -> None:
@@ -1374,21 +1382,23 @@ class Hub:
 
         self.bus.start(deliver)
         self._later(self._heartbeat())
+        # Whoever is connected elsewhere to the tables restored here: they say so.
+        self._later(self.announce(None, "who"))
 
     def _heard(self, message: dict[str, Any]) -> None:
         self._later(self._on_message(message))
 
     async def _heartbeat(self) -> None:
+        """Every HEARTBEAT seconds: tell the others this process lives; forget who was
+        connected to a process not heard of for PRESENCE_TTL seconds (it stopped, or lost
+        the database)."""
         while True:
             await asyncio.sleep(HEARTBEAT)
+            await self.announce(None, "alive")
             now = time.monotonic()
             for table in list(self.tables.values()):
-                if table.here():
-                    await self._tell_here(table)
-                gone = [p for p, (_, _, when) in table.elsewhere.items()
-                        if now - when > PRESENCE_TTL]
+                gone = [p for p in table.elsewhere if now - self.alive.get(p, 0.0) > PRESENCE_TTL]
                 if gone:
-                    # A process that stopped (or lost the database) has nobody connected.
                     await self._elsewhere(table, {p: None for p in gone})
 
     async def _tell_here(self, table: Table) -> None:
@@ -1401,19 +1411,29 @@ class Hub:
 
     def _plays_bots(self, table: Table) -> bool:
         """Whether this process plays the table's bots and keeps its clock: with several
-        server processes, the first (by name) of those where someone is connected to it,
-        or every one while nobody is (the database lets only one store each action)."""
-        if not self.bus.shared:
+        server processes, each one where someone is at the table, or every one while
+        nobody is anywhere. Two processes may so work out the same move: the database
+        keeps the first stored (a bot's choice is seeded by the table and the move, so it
+        is the same move), and a process that stopped never holds the table up."""
+        if not self.bus.shared or table.here():
             return True
-        busy = {p for p, (seats, watchers, _) in table.elsewhere.items() if seats or watchers}
-        if table.here():
-            busy.add(self.bus.process)
-        return not busy or min(busy) == self.bus.process
+        return not any(seats or watchers for seats, watchers, _ in table.elsewhere.values())
 
     async def _on_message(self, message: dict[str, Any]) -> None:
         """What another server process announced (see :mod:`rummykit.server.bus`)."""
         kind = message.get("k")
+        sender = message.get("from")
+        if isinstance(sender, str) and sender:
+            self.alive[sender] = time.monotonic()
         try:
+            if kind == "alive":
+                return
+            if kind == "who":
+                # Another process (re)started or read a table: who is connected here.
+                for table in list(self.tables.values()):
+                    if table.here() and message.get("t") in (None, table.id):
+                        await self._tell_here(table)
+                return
             if kind == "resync":
                 for table in list(self.tables.values()):
                     await self.refresh(table)
@@ -1674,6 +1694,8 @@ class Hub:
         table.sockets.setdefault(seat, set()).add(send)
         if kick is not None:
             table.kicks[send] = kick
+        if self.bus.shared:
+            self._later(self._tell_here(table))
         if table.gone_at.pop(seat, None) is not None and table.standing[seat] and (
                 not table.away[seat]):
             # Back after losing the connection: the seat is theirs again (with what is
@@ -1687,6 +1709,8 @@ class Hub:
     def disconnect(self, table: Table, seat: int, send: Send) -> None:
         table.sockets.get(seat, set()).discard(send)
         table.kicks.pop(send, None)
+        if self.bus.shared:
+            self._later(self._tell_here(table))
         if not table.connected(seat) and table.kinds[seat] == "person":
             table.gone_at[seat] = asyncio.get_running_loop().time()
             if table.turn_timer is not None and table.status == "playing":
@@ -1714,3 +1738,4 @@ class Hub:
             task.cancel()
         self.bus.stop()
         self._writer.shutdown(wait=True)
+        self._announcer.shutdown(wait=True)

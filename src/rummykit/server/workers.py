@@ -17,6 +17,7 @@ import multiprocessing
 import os
 import signal
 import socket
+import threading
 import time
 from multiprocessing.process import BaseProcess
 from typing import Any
@@ -36,6 +37,8 @@ def _worker(options: dict[str, Any], listener: socket.socket, header_timeout: fl
     # worker still starting would otherwise die with a traceback); uvicorn, once it runs,
     # answers both signals by finishing what it is doing.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_orphaned, args=(os.getppid(),), name="rummykit-parent",
+                     daemon=True).start()
     import uvicorn
 
     from rummykit.server.app import create_app
@@ -46,6 +49,14 @@ def _worker(options: dict[str, Any], listener: socket.socket, header_timeout: fl
                             http=timely_protocol(header_timeout))
     with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C: stopped, as it was asked to
         uvicorn.Server(config).run(sockets=[listener])
+
+
+def _orphaned(parent: int) -> None:
+    """Stop this worker (as SIGTERM does) once the process that started it is gone: a
+    server killed outright leaves no worker serving on its own."""
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os.kill(os.getpid(), signal.SIGTERM)
 
 
 def serve_workers(options: dict[str, Any], *, workers: int, host: str, port: int,
