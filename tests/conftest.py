@@ -217,6 +217,20 @@ def _unavailable(reason: str) -> None:
     pytest.skip(f"PostgreSQL is not available: {reason}")
 
 
+@pytest.fixture(scope="session", autouse=True)
+def own_data_directory(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The user's data directory (where every command keeps its default database) is a
+    temporary one for the whole test session: no test writes to the real one."""
+    place = tmp_path_factory.mktemp("data-home")
+    before = os.environ.get("XDG_DATA_HOME")
+    os.environ["XDG_DATA_HOME"] = str(place)
+    yield place
+    if before is None:
+        del os.environ["XDG_DATA_HOME"]
+    else:
+        os.environ["XDG_DATA_HOME"] = before
+
+
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[PostgresServer]:
     """A real PostgreSQL server on loopback for the whole session (see the module)."""

@@ -182,12 +182,25 @@ def test_ladder_writes_no_file_unless_asked(tmp_path: Path) -> None:
     assert "| random vs greedy | 6 |" in proc.stdout
 
 
-def test_stats_reads_without_making_a_database(tmp_path: Path) -> None:
-    proc = rummykit("stats", cwd=tmp_path)
+def test_stats_reads_without_making_a_database(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every command's database is one file in the user's data directory (here moved by
+    XDG_DATA_HOME), whatever directory it runs in; reading makes no database."""
+    data = tmp_path / "data"
+    monkeypatch.setenv("XDG_DATA_HOME", str(data))
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    proc = rummykit("stats", cwd=elsewhere)
     assert proc.returncode == 0
-    assert (f"no statistics yet: there is no database at {tmp_path / 'var' / 'rummykit.db'}"
-            in proc.stdout)
-    assert list(tmp_path.iterdir()) == []
+    where = data / "rummykit" / "rummykit.db"
+    assert f"no statistics yet: there is no database at {where}" in proc.stdout
+    assert not data.exists() and list(elsewhere.iterdir()) == []
+    played = rummykit("simulate", "--rules", "one-deal", "--deals", "2", "--record-stats",
+                      "--quiet", "--json", cwd=elsewhere)
+    assert played.returncode == 0, played.stderr
+    assert where.is_file() and list(elsewhere.iterdir()) == []
+    counted = rummykit("stats", "--json", cwd=tmp_path)
+    assert counted.returncode == 0 and "one-deal" in counted.stdout, counted.stdout
     db = f"sqlite:///{tmp_path / 'stats.db'}"
     stored = rummykit("simulate", "--deals", "2", "--record-stats", "--db", db, "--quiet",
                       "--json")
@@ -312,3 +325,32 @@ def test_running_sums_give_the_interval_of_the_values() -> None:
     config = Config(rules="classic", players=2, bots=("greedy", "random"), count=30, seed=2)
     outcomes = list(run_jobs(config))
     assert summarize(config, outcomes, 0.0) == summarize(config, outcomes[::-1], 0.0)
+
+
+def test_serve_says_its_address_once_it_listens(tmp_path: Path) -> None:
+    """The address is printed once the server answers on it (a request made the moment
+    the line appears is served), and a port already in use is one line, exit 2."""
+    import socket
+    import urllib.request
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    server = subprocess.Popen(
+        [str(RUMMYKIT), "serve", "--port", str(port), "--db",
+         f"sqlite:///{tmp_path / 'serve.db'}"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True, cwd=tmp_path, env=env)
+    try:
+        assert server.stdout is not None
+        line = server.stdout.readline()
+        assert line.strip() == f"rummykit: open http://127.0.0.1:{port}/ in a browser"
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/presets", timeout=5) as got:
+            assert got.status == 200
+        taken = rummykit("serve", "--port", str(port), "--db",
+                         f"sqlite:///{tmp_path / 'other.db'}", cwd=tmp_path)
+        refused(taken, f"cannot listen on 127.0.0.1:{port}")
+        assert "in use" in taken.stderr
+    finally:
+        server.terminate()
+        server.wait(20)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import socket
 import sys
 from collections.abc import Callable, Sequence
 from typing import TextIO
@@ -90,7 +91,7 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--plain", action="store_true",
                       help="the line interface even in a terminal")
     play.add_argument("--db", metavar="URL", help="statistics database URL (default: "
-                      "DATABASE_URL or sqlite:///var/rummykit.db)")
+                      "DATABASE_URL or a SQLite file in your data directory)")
     play.add_argument("--no-stats", action="store_true",
                       help="do not store the finished match in the statistics")
     play.set_defaults(handler=_play)
@@ -111,7 +112,7 @@ def _parser() -> argparse.ArgumentParser:
                        "0.0.0.0: every address)")
     serve.add_argument("--port", type=_port, default=8000, help="port, 1 to 65535")
     serve.add_argument("--db", metavar="URL", help="database URL (default: DATABASE_URL or "
-                       "sqlite:///var/rummykit.db)")
+                       "a SQLite file in your data directory)")
     serve.add_argument("--bot-delay", type=float, default=0.6,
                        help="seconds a bot waits before it moves, so people see it play")
     serve.add_argument("--think", type=_seconds, default=1.0,
@@ -235,8 +236,6 @@ def _serve(args: argparse.Namespace) -> int:
                   f"tell each other what changed through it; this one is {dialect}",
                   file=sys.stderr)
             return 2
-        print(f"rummykit: open http://{args.host}:{args.port}/ in a browser "
-              f"({args.workers} processes)", flush=True)
         return serve_workers(options, workers=args.workers, host=args.host, port=args.port,
                              header_timeout=args.header_timeout)
     try:
@@ -247,11 +246,24 @@ def _serve(args: argparse.Namespace) -> int:
     except (ArgumentError, OperationalError, ValueError) as err:
         print(f"cannot open the database: {str(err).splitlines()[0]}", file=sys.stderr)
         return 2
-    print(f"rummykit: open http://{args.host}:{args.port}/ in a browser", flush=True)
     from rummykit.server.protocol import timely_protocol
+    from rummykit.server.workers import listen
 
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws_max_size=65536,
-                http=timely_protocol(args.header_timeout))
+    listener = listen(args.host, args.port)
+    if listener is None:
+        return 2
+    address = f"http://{args.host}:{args.port}/"
+
+    class Server(uvicorn.Server):
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets=sockets)
+            if self.started:  # (listening now: the address works)
+                print(f"rummykit: open {address} in a browser", flush=True)
+
+    config = uvicorn.Config(app, log_level="warning", ws_max_size=65536,
+                            http=timely_protocol(args.header_timeout))
+    with listener:
+        Server(config).run(sockets=[listener])
     return 0
 
 

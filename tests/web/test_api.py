@@ -964,3 +964,21 @@ def test_rematch(client: TestClient) -> None:
     # the old links still open the finished table, now pointing at the rematch
     old = client.get(f"/api/tables/{table_id}", params={"token": tokens[0]}).json()
     assert old["table"]["status"] == "finished" and old["table"]["rematch"] == links[0]
+
+
+def test_an_unknown_page_gets_a_page_and_the_api_json(tmp_path: Any) -> None:
+    """A mistyped address gets a 404 page in the app's style (its stylesheet, its links
+    to the start page), the API and the files a 404 in JSON like every other refusal."""
+    with app_client(f"sqlite:///{tmp_path / 'pages.db'}") as client:
+        page = client.get("/no/such/page")
+        assert page.status_code == 404
+        assert page.headers["content-type"].startswith("text/html")
+        assert "There is no such page" in page.text and "/static/style.css" in page.text
+        assert 'href="/"' in page.text
+        for path in ("/api/no-such-thing", "/static/no-such-file.js"):
+            answer = client.get(path)
+            assert answer.status_code == 404
+            assert answer.headers["content-type"].startswith("application/json")
+            assert answer.json()["error"]
+        assert client.delete("/").status_code == 405
+        assert client.delete("/").json()["error"] == "Method Not Allowed"

@@ -1,7 +1,9 @@
 """Opening the project's database: a URL, its migrations run, an engine.
 
-A SQLite file under ``./var/`` by default; any SQLAlchemy URL (PostgreSQL included)
-through ``DATABASE_URL`` or an explicit URL.
+A SQLite file in the user's data directory by default (``~/.local/share/rummykit/`` on
+Linux, as ``platformdirs`` says for each system; ``$XDG_DATA_HOME`` moves it), the same
+for every command; any SQLAlchemy URL (PostgreSQL included) through ``DATABASE_URL`` or
+an explicit URL.
 """
 
 from __future__ import annotations
@@ -13,15 +15,22 @@ from typing import Any
 from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Engine
 
-__all__ = ["DEFAULT_URL", "connect", "database_url", "migrate"]
+__all__ = ["connect", "database_url", "default_url", "migrate"]
 
-DEFAULT_URL = "sqlite:///var/rummykit.db"
 MIGRATIONS = Path(__file__).parent / "migrations"
 
 
+def default_url() -> str:
+    """The SQLite file every command uses unless told otherwise: ``rummykit.db`` in the
+    user's data directory."""
+    from platformdirs import user_data_path
+
+    return f"sqlite:///{user_data_path('rummykit') / 'rummykit.db'}"
+
+
 def database_url(explicit: str | None = None) -> str:
-    """The URL to use: the one given, else ``DATABASE_URL``, else the SQLite file."""
-    return explicit or os.environ.get("DATABASE_URL") or DEFAULT_URL
+    """The URL to use: the one given, else ``DATABASE_URL``, else :func:`default_url`."""
+    return explicit or os.environ.get("DATABASE_URL") or default_url()
 
 
 def migrate(engine: Engine) -> None:

@@ -26,6 +26,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from sqlalchemy.exc import SQLAlchemyError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from rummykit import record as records
 from rummykit.bots import BOTS
@@ -240,7 +241,8 @@ def create_app(
     requests_per_client: tuple[float, float] = (REQUEST_RATE, REQUEST_BURST),
     shared: bool = False,
 ) -> FastAPI:
-    """The app on the database at ``database_url`` (DATABASE_URL or ./var by default).
+    """The app on the database at ``database_url`` (DATABASE_URL, or by default the
+    SQLite file in the user's data directory).
 
     ``allow_seed`` lets a table's creator choose its seed, and so know every card: for
     tests and demonstrations only. ``think`` is the seconds the master bot thinks over
@@ -348,6 +350,16 @@ def create_app(
             problems.append(f"{where}: {error.get('msg', 'invalid')}" if where
                             else str(error.get("msg", "invalid")))
         return JSONResponse({"error": "; ".join(problems)}, status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def not_found(request: Request, exc: StarletteHTTPException) -> Response:
+        # A page that does not exist gets a page, in the app's style; the API and the
+        # files keep their JSON answers.
+        path = request.url.path
+        if exc.status_code == 404 and not path.startswith(("/api/", "/static/", "/ws/")):
+            return FileResponse(STATIC / "404.html", status_code=404, media_type="text/html")
+        return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code,
+                            headers=getattr(exc, "headers", None))
 
     @app.exception_handler(HubError)
     async def hub_error(request: Request, exc: HubError) -> JSONResponse:

@@ -17,12 +17,13 @@ import multiprocessing
 import os
 import signal
 import socket
+import sys
 import threading
 import time
 from multiprocessing.process import BaseProcess
 from typing import Any
 
-__all__ = ["serve_workers"]
+__all__ = ["listen", "serve_workers"]
 
 log = logging.getLogger("rummykit.server")
 
@@ -59,20 +60,34 @@ def _orphaned(parent: int) -> None:
     os.kill(os.getpid(), signal.SIGTERM)
 
 
-def serve_workers(options: dict[str, Any], *, workers: int, host: str, port: int,
-                  header_timeout: float) -> int:
-    """Serve ``create_app(**options)`` from ``workers`` processes on ``host:port`` until
-    Ctrl-C or SIGTERM; return the exit status."""
+def listen(host: str, port: int) -> socket.socket | None:
+    """A socket listening on ``host:port``; None (and one line on stderr saying why)
+    where it cannot be had (the port in use, an address not of this machine)."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     listener = socket.socket(family, socket.SOCK_STREAM)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         listener.bind((host, port))
-    except OSError as err:
-        print(f"cannot listen on {host}:{port}: {err.strerror}", flush=True)
-        return 2
+    except (OSError, OverflowError) as err:
+        listener.close()
+        reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
+        print(f"cannot listen on {host}:{port}: {reason}", file=sys.stderr, flush=True)
+        return None
     listener.listen(2048)
+    return listener
+
+
+def serve_workers(options: dict[str, Any], *, workers: int, host: str, port: int,
+                  header_timeout: float) -> int:
+    """Serve ``create_app(**options)`` from ``workers`` processes on ``host:port`` until
+    Ctrl-C or SIGTERM; return the exit status."""
+    listener = listen(host, port)
+    if listener is None:
+        return 2
     listener.set_inheritable(True)
+    # Listening: a connection made now waits for the first worker that is ready.
+    print(f"rummykit: open http://{host}:{port}/ in a browser ({workers} processes)",
+          flush=True)
     context = multiprocessing.get_context("spawn")
 
     def start() -> BaseProcess:

@@ -47,7 +47,7 @@ def add_commands(sub: Any) -> None:
     sim.add_argument("--record-stats", action="store_true",
                      help="store every game in the statistics database")
     sim.add_argument("--db", metavar="URL", help="statistics database URL (default: "
-                     "DATABASE_URL or sqlite:///var/rummykit.db)")
+                     "DATABASE_URL or a SQLite file in your data directory)")
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
     sim.set_defaults(handler=_simulate)
 
@@ -73,7 +73,7 @@ def add_commands(sub: Any) -> None:
     stats = sub.add_parser("stats", help="statistics per player, preset and player count",
                            formatter_class=HelpFormatter)
     stats.add_argument("--db", metavar="URL", help="database URL (default: DATABASE_URL or "
-                       "sqlite:///var/rummykit.db)")
+                       "a SQLite file in your data directory)")
     stats.add_argument("--preset", help="only this preset (all of them when left out)")
     stats.add_argument("--players", type=int, help="only games of this many players")
     stats.add_argument("--player", help="one person's name or bot level")

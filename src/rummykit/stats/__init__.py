@@ -1,9 +1,9 @@
 """The statistics store: every finished game in a real database, through SQLAlchemy.
 
-A SQLite file under ``./var/`` by default; any SQLAlchemy URL (PostgreSQL included) through
-``DATABASE_URL`` or an explicit URL. The terminal game, the simulator and the web app write
-to the same store; ``rummykit stats`` reads it per player (a person's name or a bot level),
-per preset and per player count.
+A SQLite file in the user's data directory by default (:func:`rummykit.db.default_url`);
+any SQLAlchemy URL (PostgreSQL included) through ``DATABASE_URL`` or an explicit URL. The
+terminal game, the simulator and the web app write to the same store; ``rummykit stats``
+reads it per player (a person's name or a bot level), per preset and per player count.
 """
 
 from __future__ import annotations
