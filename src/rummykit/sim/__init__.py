@@ -10,6 +10,7 @@ of processes or a Ray cluster, with the same results on each.
 from __future__ import annotations
 
 import collections
+import contextlib
 import itertools
 import multiprocessing
 import signal
@@ -174,6 +175,28 @@ def _ray_batches(
             ray.shutdown()
 
 
+@contextlib.contextmanager
+def _whole() -> Iterator[None]:
+    """Ctrl-C waits while this runs (a game is saved and counted, or neither): it is
+    raised as it ends."""
+    caught: list[int] = []
+
+    def later(signum: int, frame: object) -> None:
+        caught.append(signum)
+
+    try:
+        previous = signal.signal(signal.SIGINT, later)
+    except ValueError:  # not the main thread: no handler to hold back
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if caught:
+            raise KeyboardInterrupt
+
+
 def simulate(
     config: Config, *, workers: int = 1, backend: str = "local", address: str | None = None,
     progress: Progress | None = None, on_outcome: Callable[[Outcome], None] | None = None,
@@ -189,9 +212,10 @@ def simulate(
                         progress=progress)
     try:
         for outcome in outcomes:
-            if on_outcome is not None:
-                on_outcome(outcome)
-            tally.add(outcome)
+            with _whole():
+                if on_outcome is not None:
+                    on_outcome(outcome)
+                tally.add(outcome)
     except KeyboardInterrupt:
         outcomes.close()  # the workers stop here, before the results are shown
         raise Interrupted(tally.report(time.perf_counter() - start, interrupted=True)
