@@ -33,18 +33,20 @@ from websockets.sync.client import connect as ws_connect
 from rummykit import record as records
 from rummykit.engine import Match
 from rummykit.rules import Rules
-from rummykit.server.bus import HEARTBEAT, PRESENCE_TTL
 
 from ._support import ActionLog, Shadow, bot, person
 
 RULES = "one-deal"
+HEARTBEAT_HERE = 0.5
+"""The test servers' heartbeat: a silent process counts as gone after three of them."""
 SEED = 11
 KEYS = ["A" * 20 + "ann-key-0", "B" * 20 + "bob-key-1"]
 
 SERVER = """
 import sys, uvicorn
 from rummykit.server.app import create_app
-app = create_app(sys.argv[1], shared=True, bot_delay=0.05, allow_seed=True)
+app = create_app(sys.argv[1], shared=True, bot_delay=0.05, allow_seed=True,
+                 heartbeat=float(sys.argv[3]))
 uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="warning")
 """
 
@@ -87,7 +89,7 @@ def servers(url: str, tmp_path: Path, count: int = 2) -> Iterator[list[Any]]:
 def start_server(url: str, tmp_path: Path, n: int) -> list[Any]:
     port = free_port()
     log = (tmp_path / f"server-{n}-{port}.log").open("wb")
-    process = subprocess.Popen([sys.executable, "-c", SERVER, url, str(port)],
+    process = subprocess.Popen([sys.executable, "-c", SERVER, url, str(port), str(HEARTBEAT_HERE)],
                                stdout=log, stderr=subprocess.STDOUT, cwd=tmp_path)
     wait_up(port, process)
     return [port, process]
@@ -312,7 +314,7 @@ def test_a_process_killed_mid_match_loses_nothing(postgres_db_url: str,
         os.kill(victim.pid, signal.SIGKILL)
         victim.wait(10)
         # Bob's process no longer says it lives: Ann sees him gone.
-        ann.hears(lambda: not ann.connected[1], timeout=PRESENCE_TTL + HEARTBEAT + 10)
+        ann.hears(lambda: not ann.connected[1], timeout=HEARTBEAT_HERE * 4 + 10)
         stored = ActionLog(postgres_db_url)
         try:
             assert [text for _, _, text in stored.rows(table_id)] == shadow.applied

@@ -35,7 +35,7 @@ from rummykit.db import connect
 from rummykit.engine.match import Match
 from rummykit.errors import RecordError, RulesError, shown
 from rummykit.rules import OPTION_HELP, PRESET_SOURCES, PRESETS, Rules
-from rummykit.server.bus import bus_for
+from rummykit.server.bus import HEARTBEAT, bus_for
 from rummykit.server.hub import (
     SUMMARY_WAIT,
     TIMER_RANGE,
@@ -239,7 +239,7 @@ def create_app(
     think: float = 1.0, summary_wait: float = SUMMARY_WAIT, api_docs: bool = False,
     tables_per_client: int = TABLES_PER_CLIENT, timer_unit: float = 1.0,
     requests_per_client: tuple[float, float] = (REQUEST_RATE, REQUEST_BURST),
-    shared: bool = False,
+    shared: bool = False, heartbeat: float = HEARTBEAT,
 ) -> FastAPI:
     """The app on the database at ``database_url`` (DATABASE_URL, or by default the
     SQLite file in the user's data directory).
@@ -253,7 +253,8 @@ def create_app(
     of a turn timer (below 1 for tests and demonstrations only); ``requests_per_client``
     the HTTP requests one client address may make, a second and at once; ``shared``
     that other server processes serve the same (PostgreSQL) database: each hears what the
-    others change (:mod:`rummykit.server.bus`)."""
+    others change (:mod:`rummykit.server.bus`), and says it lives every ``heartbeat``
+    seconds."""
     engine = connect(database_url)
     try:
         bus = bus_for(engine, shared=shared)
@@ -261,7 +262,7 @@ def create_app(
         engine.dispose()
         raise
     hub = Hub(engine, bot_delay=bot_delay, think=think, summary_wait=summary_wait,
-              timer_unit=timer_unit, bus=bus)
+              timer_unit=timer_unit, bus=bus, heartbeat=heartbeat)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

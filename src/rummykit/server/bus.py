@@ -45,7 +45,8 @@ CHANNEL = "rummykit"
 HEARTBEAT = 5.0
 """Seconds between a process's reminders of who is connected to it."""
 PRESENCE_TTL = 3 * HEARTBEAT
-"""A process not heard of for this long is taken to have nobody connected (it stopped)."""
+"""A process not heard of for this long is taken to have nobody connected (it stopped);
+with another heartbeat (:class:`rummykit.server.hub.Hub`'s ``heartbeat``), three of it."""
 PAYLOAD_LIMIT = 7_000
 
 

@@ -36,7 +36,7 @@ from rummykit.errors import IllegalActionError, NotationError, RulesError, Rummy
 from rummykit.melds import meld_points
 from rummykit.names import printable_name
 from rummykit.rules import Rules
-from rummykit.server.bus import HEARTBEAT, PRESENCE_TTL, Bus, LocalBus
+from rummykit.server.bus import HEARTBEAT, Bus, LocalBus
 from rummykit.stats import Store
 from rummykit.views import public_view, view
 
@@ -296,10 +296,13 @@ class Hub:
 
     def __init__(self, engine: Engine, *, bot_delay: float = 0.6, think: float = 1.0,
                  summary_wait: float = SUMMARY_WAIT, timer_unit: float = 1.0,
-                 bus: Bus | None = None) -> None:
+                 bus: Bus | None = None, heartbeat: float = HEARTBEAT) -> None:
         self.engine = engine
         self.bus = bus or LocalBus()
         """How this process hears of the others (:mod:`rummykit.server.bus`)."""
+        self.heartbeat = heartbeat
+        """Seconds between this process's "alive" announcements; another process not heard
+        of for three of them has nobody connected (less only for tests)."""
         self._tasks: set[asyncio.Task[None]] = set()
         self.alive: dict[str, float] = {}
         """When each other server process was last heard of (monotonic time)."""
@@ -1372,7 +1375,7 @@ class Hub:
 
     def start(self) -> None:
         """From the event loop, once the tables are restored: hear the other server
-        processes (if any) and remind them every HEARTBEAT seconds who is connected here."""
+        processes (if any) and tell them every ``heartbeat`` seconds that this one lives."""
         if not self.bus.shared:
             return
         loop = asyncio.get_running_loop()
@@ -1389,15 +1392,16 @@ class Hub:
         self._later(self._on_message(message))
 
     async def _heartbeat(self) -> None:
-        """Every HEARTBEAT seconds: tell the others this process lives; forget who was
-        connected to a process not heard of for PRESENCE_TTL seconds (it stopped, or lost
-        the database)."""
+        """Every ``heartbeat`` seconds: tell the others this process lives; forget who was
+        connected to a process not heard of for three of them (it stopped, or lost the
+        database)."""
         while True:
-            await asyncio.sleep(HEARTBEAT)
+            await asyncio.sleep(self.heartbeat)
             await self.announce(None, "alive")
             now = time.monotonic()
             for table in list(self.tables.values()):
-                gone = [p for p in table.elsewhere if now - self.alive.get(p, 0.0) > PRESENCE_TTL]
+                gone = [p for p in table.elsewhere
+                        if now - self.alive.get(p, 0.0) > 3 * self.heartbeat]
                 if gone:
                     await self._elsewhere(table, {p: None for p in gone})
 

@@ -532,8 +532,9 @@ class RummyApp(App[int]):
         finally:
             self.busy = False
         self.hints += 1
-        self.notify(f"{found.action}: {found.reason}", title="Hint", timeout=12)
-        self.log_line(Text(f"Hint: {found.action} ({found.reason})", style="green"))
+        # (the reason begins with the action: "discard KS: KS is your highest card ...")
+        self.notify(found.reason, title="Hint", timeout=12)
+        self.log_line(Text(f"Hint: {found.reason}", style="green"))
 
     def action_undo(self) -> None:
         problem = self.game.undo_problem()
