@@ -223,3 +223,16 @@ def test_resume_shows_the_saved_position_and_ctrl_c_keeps_the_record(tmp_path: P
         assert len(saved.deal.history) > len(first.match.deal.history)
 
     run(play())
+
+
+def test_a_hint_shows_its_cards_as_the_screen_does() -> None:
+    """A hint's reason comes in the notation (10S, 7H, JK); the screen writes cards with
+    suit symbols, so the reason is shown the same way (and a word that only looks like a
+    card's start is left alone)."""
+    from rummykit.tui.app import with_symbols
+
+    assert with_symbols("discard 10S: keeps 7H 8H for a run, and JK") == (
+        "discard 10♠: keeps 7♥ 8♥ for a run, and ★")
+    assert with_symbols("take the QC from the pile: it completes QC QD QH") == (
+        "take the Q♣ from the pile: it completes Q♣ Q♦ Q♥")
+    assert with_symbols("KSA 2DX AS") == "KSA 2DX A♠"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 from collections import Counter
 from typing import Any, ClassVar
 
@@ -30,6 +31,15 @@ def card_text(card: Card, *, style: str = "") -> Text:
     """A card with its suit symbol, hearts and diamonds in red (a joker in magenta)."""
     colour = "bold magenta" if card.is_joker else RED if int(card.suit or 0) in (1, 2) else BLACK
     return Text(pretty(card), style=f"{colour} {style}".strip())
+
+
+CARD_CODE = re.compile(r"\b(?:10|[2-9AJQK])[CDHS]\b|\bJK\b")
+
+
+def with_symbols(text: str) -> str:
+    """``text`` with every card written in notation (``10S``) written with its suit
+    symbol, as the rest of the screen shows cards."""
+    return CARD_CODE.sub(lambda found: pretty(Card.parse(found.group(0))), text)
 
 
 def cards_text(cards: tuple[Card, ...] | list[Card], sep: str = " ") -> Text:
@@ -533,8 +543,9 @@ class RummyApp(App[int]):
             self.busy = False
         self.hints += 1
         # (the reason begins with the action: "discard KS: KS is your highest card ...")
-        self.notify(found.reason, title="Hint", timeout=12)
-        self.log_line(Text(f"Hint: {found.reason}", style="green"))
+        reason = with_symbols(found.reason)
+        self.notify(reason, title="Hint", timeout=12)
+        self.log_line(Text(f"Hint: {reason}", style="green"))
 
     def action_undo(self) -> None:
         problem = self.game.undo_problem()
