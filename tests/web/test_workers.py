@@ -249,6 +249,36 @@ def test_two_processes_play_one_match(postgres_db_url: str, tmp_path: Path) -> N
         assert replayed.match.totals == shadow.match.totals
 
 
+def test_a_table_made_through_one_process_is_in_every_lobby(postgres_db_url: str,
+                                                           tmp_path: Path) -> None:
+    """An open table made through one process is listed, with its free seat, by the
+    other's lobby at once (before anyone joins), and a seat taken there is taken."""
+    with servers(postgres_db_url, tmp_path) as [(a, _), (b, _)]:
+        table_id, _ = make_table(a, [person("Ann"), person("Bob")], public=True,
+                                 key=KEYS[0])
+        deadline = time.monotonic() + 10
+        while True:
+            lobby = httpx.get(f"http://127.0.0.1:{b}/api/lobby", timeout=5).json()
+            listed = [t for t in lobby["tables"] if t["id"] == table_id]
+            if listed:
+                break
+            assert time.monotonic() < deadline, "the other process never listed the table"
+            time.sleep(0.1)
+        assert [s["free"] for s in listed[0]["seats"]] == [False, True]
+        taken = httpx.post(f"http://127.0.0.1:{b}/api/tables/{table_id}/seats/1/take",
+                           json={"key": KEYS[1], "name": "Bea"}, timeout=5)
+        assert taken.status_code == 200, taken.text
+        deadline = time.monotonic() + 10
+        while True:
+            lobby = httpx.get(f"http://127.0.0.1:{a}/api/lobby", timeout=5).json()
+            seats = next(t for t in lobby["tables"] if t["id"] == table_id)["seats"]
+            if not seats[1]["free"]:
+                break
+            assert time.monotonic() < deadline, "the first process never saw the seat taken"
+            time.sleep(0.1)
+        assert seats[1]["name"] == "Bea"
+
+
 def test_bots_and_spectators_across_processes(postgres_db_url: str, tmp_path: Path) -> None:
     """Ann plays through one process against two bots; a spectator watches through the
     other. Both processes hold the table and may both try the bots' moves: the database

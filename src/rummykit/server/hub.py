@@ -547,6 +547,7 @@ class Hub:
                                               turn_timer=turn_timer, standin=standin,
                                               listed=listed, keep=False))
         self.tables[table.id] = table
+        await self.announce(table, "changed")  # (the other processes hold it too: the lobby)
         return table
 
     def _check_level(self, level: str) -> None:
