@@ -222,6 +222,22 @@ def test_piped_tables_are_not_squeezed() -> None:
     assert "master(rollouts=2)" in proc.stdout
 
 
+def test_a_closed_pipe_ends_quietly() -> None:
+    """Output piped into a reader that has gone (``| head`` that stopped reading) ends
+    the command without a traceback or any message: here the reading end is closed
+    before the command writes anything, so its first write finds it gone."""
+    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    for args in (["rules", "--json"], ["simulate", "--deals", "3", "--json"], ["--help"]):
+        read, write = os.pipe()
+        os.close(read)
+        try:
+            proc = subprocess.run([str(RUMMYKIT), *args], stdout=write, stderr=subprocess.PIPE,
+                                  env=env, timeout=120, check=False)
+        finally:
+            os.close(write)
+        assert proc.stderr.decode() == "", (args, proc.stderr.decode())
+
+
 def test_play_and_simulate_read_bots_the_same_way() -> None:
     assert seat_levels("expert", 3) == ["expert"] * 3
     assert seat_levels("expert, random", 3) == ["expert", "random", "random"]
