@@ -23,6 +23,8 @@ import random
 import sys
 from typing import Any
 
+import numpy as np
+
 from rummykit.bots import inference, make_bot, split_bots
 from rummykit.bots.inference import (
     CARD_FEATURES,
@@ -31,6 +33,7 @@ from rummykit.bots.inference import (
     card_odds,
     features,
     observations,
+    out_of_play,
     sample_worlds,
     table_at_last_turn,
 )
@@ -75,31 +78,29 @@ def card_rows(positions: list[Position]) -> list[CardRow]:
         offset = math.log(places / (len(unseen) - places))
         held = set(truth)
         table = table_at_last_turn(v, 1)
-        table = table_at_last_turn(v, 1)
+        out = out_of_play(v)
         for c in unseen:
-            f = card_features(c, 1, seen, k.known[1], v.rules, table)
+            f = card_features(c, 1, seen, k.known[1], v.rules, table, out)
             rows.append((f, offset, c in held))
     return rows
 
 
-def fit_cards(rows: list[CardRow], steps: int = 300) -> tuple[list[float], float]:
+def fit_cards(rows: list[CardRow], steps: int = 30) -> tuple[list[float], float]:
     """Logistic regression of 'seat 1 holds the card' on the card features (with each
-    position's base rate as a fixed offset): the weights and the mean log-likelihood."""
-    k = len(CARD_FEATURES)
-
-    def value_grad(theta: list[float]) -> tuple[float, list[float]]:
-        total = 0.0
-        grad = [0.0] * k
-        for f, offset, held in rows:
-            z = offset + sum(t * x for t, x in zip(theta, f, strict=True))
-            p = 1 / (1 + math.exp(-z))
-            total += math.log(p if held else 1 - p)
-            for j in range(k):
-                grad[j] += ((1.0 if held else 0.0) - p) * f[j]
-        n = max(len(rows), 1)
-        return total / n, [g / n for g in grad]
-
-    return _ascend(value_grad, k, steps)
+    position's base rate as a fixed offset), by Newton's method with a little ridge: the
+    weights and the mean log-likelihood."""
+    x = np.array([f for f, _, _ in rows], dtype=float)
+    offset = np.array([o for _, o, _ in rows])
+    y = np.array([h for _, _, h in rows], dtype=float)
+    theta = np.zeros(x.shape[1])
+    ridge = 1e-3 * np.eye(x.shape[1])
+    for _ in range(steps):
+        p = 1 / (1 + np.exp(-(offset + x @ theta)))
+        hessian = x.T @ (x * (p * (1 - p))[:, None]) + ridge
+        theta = theta + np.linalg.solve(hessian, x.T @ (y - p) - ridge @ theta)
+    p = np.clip(1 / (1 + np.exp(-(offset + x @ theta))), 1e-12, 1 - 1e-12)
+    loglik = float(np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
+    return [float(t) for t in theta], loglik
 
 
 def _ascend(value_grad: Any, k: int, steps: int) -> tuple[list[float], float]:
@@ -142,24 +143,17 @@ def _hand_features(hand: list[int], v: Any, seen: Any) -> list[float]:
     return features(hand, 1, seen, v.rules, v.melds, [*v.hand, *unseen], [len(v.hand)])
 
 
-def _loglik(theta: list[float], data: list[tuple[list[float], list[list[float]], Any]]
-            ) -> tuple[float, list[float]]:
+def _loglik(theta: list[float], data: list[HandRow]) -> tuple[float, list[float]]:
     """Mean log-chance of the true hand, and its gradient."""
-    k = len(theta)
-    grad = [0.0] * k
-    total = 0.0
-    for true_f, sample_f, _ in data:
-        options = [true_f, *sample_f]
-        scores = [sum(t * f for t, f in zip(theta, x, strict=True)) for x in options]
-        top = max(scores)
-        exps = [math.exp(s - top) for s in scores]
-        norm = sum(exps)
-        total += scores[0] - top - math.log(norm)
-        for j in range(k):
-            expected = sum(e * x[j] for e, x in zip(exps, options, strict=True)) / norm
-            grad[j] += true_f[j] - expected
-    n = len(data)
-    return total / n, [g / n for g in grad]
+    options = np.array([[true_f, *sample_f] for true_f, sample_f, _ in data], dtype=float)
+    scores = options @ np.array(theta)
+    scores -= scores.max(axis=1, keepdims=True)
+    chances = np.exp(scores)
+    chances /= chances.sum(axis=1, keepdims=True)
+    loglik = float(np.mean(np.log(chances[:, 0])))
+    expected = np.einsum("pk,pkf->pf", chances, options)
+    grad = (options[:, 0, :] - expected).mean(axis=0)
+    return loglik, [float(g) for g in grad]
 
 
 def _features(world: Deal, seen: Any) -> list[float]:
