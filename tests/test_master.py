@@ -37,7 +37,7 @@ from hypothesis import strategies as st
 
 from rummykit.bots import BOTS, make_bot, parse_bot, split_bots
 from rummykit.bots.master import MasterBot, Search
-from rummykit.bots.rollout import play_out
+from rummykit.bots.rollout import fast_action, play_out
 from rummykit.engine import Action, Deal, determinize
 from rummykit.rules import PRESETS, Rules
 from rummykit.views import View, view
@@ -549,3 +549,33 @@ def test_width_searches_the_experts_cheapest_discards_and_every_meld(name: str) 
             assert others <= set(found.candidates)
         checked += 1
     assert checked >= 10
+
+
+# -- the rollout policy ----------------------------------------------------------------
+
+
+def test_rollout_policy_models_the_experts_play() -> None:
+    """The opponents in a search's imagined deals play the fast rollout policy, and most
+    opponents a master meets play like the expert: over 40 deals of 2-player classic
+    played by the expert, the policy draws as the expert does every time and chooses the
+    expert's discard in at least 85% of its discards (it measured 94%; the policy before
+    it, the highest card short of a meld partner, 72%)."""
+    rules = Rules.parse("classic")
+    expert = make_bot("expert")
+    rng = random.Random(3)
+    same = Counter[str]()
+    total = Counter[str]()
+    for k in range(40):
+        deal = Deal.start(rules, players=2, dealer=k % 2, seed=500 + k)
+        while not deal.is_over:
+            v = view(deal, deal.to_move)
+            chosen = expert.choose(v, rng)
+            if len(v.legal_actions) > 1 and chosen.kind in ("draw-stock", "draw-pile",
+                                                            "discard"):
+                kind = "discard" if chosen.kind == "discard" else "draw"
+                total[kind] += 1
+                same[kind] += fast_action(deal, random.Random(k)) == chosen
+            deal.push(chosen)
+    assert total["discard"] > 500 and total["draw"] > 500
+    assert same["draw"] == total["draw"]
+    assert same["discard"] >= 0.85 * total["discard"], (same, total)

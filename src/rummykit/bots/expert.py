@@ -34,8 +34,8 @@ from rummykit.melds import (
 from rummykit.rules import Rules
 from rummykit.views import View
 
-__all__ = ["PENALTY_WEIGHTS", "WEIGHTS", "DiscardWeights", "ExpertBot", "discard_costs",
-           "opponent_interest", "partition"]
+__all__ = ["PENALTY_WEIGHTS", "WEIGHTS", "DiscardWeights", "ExpertBot", "count_outs",
+           "discard_costs", "opponent_interest", "partition"]
 
 
 
@@ -253,7 +253,7 @@ def discard_costs(
         value = card_points(c, rules)
         rank, suit = c % 13, c // 13
         # Its worth to us: unseen cards that would make a meld with it and our cards.
-        outs = _outs(c, hand, unseen_set, rules)
+        outs = count_outs(c, hand, unseen_set, rules)
         # Its worth to an opponent: a certain lay-off, or a meld with two cards they may
         # hold (both unseen), likelier for ranks and suits they collect.
         if fits_table(table, c, rules):
@@ -280,7 +280,8 @@ def _unseen(view: View) -> list[int]:
     return list(view.knowledge.unseen)
 
 
-def _outs(card: int, hand: Sequence[int], unseen: Collection[int], rules: Rules) -> int:
+def count_outs(card: int, hand: Sequence[int], unseen: Collection[int],
+               rules: Rules) -> int:
     """Unseen cards that would complete a meld with ``card`` and one other card in hand."""
     rank, suit = card % 13, card // 13
     pool = unseen

