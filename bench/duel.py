@@ -10,6 +10,10 @@ each bot's time per decision (median and 95th percentile, searched decisions onl
 those with more than one legal action). With ``--matches`` it plays whole matches
 instead and reports matches won and lost too.
 
+``--oracle`` measures how much a master bot could gain from knowing the opponents' hands:
+its search imagines only deals in which every other hand is the true one (the stock's
+order is still shuffled). It is a measurement, not a way to play: no front end offers it.
+
 Usage::
 
     python bench/duel.py "master(think=1)" expert --rules classic --deals 1000 --workers 2
@@ -30,6 +34,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+import rummykit.bots.master
 from rummykit.bots import make_bot
 from rummykit.engine import Deal, Match
 from rummykit.rules import Rules
@@ -44,9 +49,25 @@ def seating(first: str, second: str, players: int, turn: int, alone: bool) -> li
     return [first if (seat + turn) % 2 == 0 else second for seat in range(players)]
 
 
-def play(task: tuple[str, str, str, int, int, int, bool, bool]) -> dict[str, Any]:
+_PLAYING: list[Deal] = []
+"""The deal being played (for ``--oracle``)."""
+
+
+def _true_worlds(view: Any, rng: random.Random, count: int, **_: Any) -> list[Deal]:
+    """The deal as it is, ``count`` times, each with the stock shuffled (``--oracle``)."""
+    worlds = []
+    for _ in range(count):
+        world = _PLAYING[0].copy()
+        rng.shuffle(world.stock)
+        worlds.append(world)
+    return worlds
+
+
+def play(task: tuple[str, str, str, int, int, int, bool, bool, bool]) -> dict[str, Any]:
     """One deal (or match) in one seating (see :func:`seating`)."""
-    first, second, rules_text, players, index, turn, matches, alone = task
+    first, second, rules_text, players, index, turn, matches, alone, oracle = task
+    if oracle:
+        rummykit.bots.master.sample_worlds = _true_worlds  # type: ignore[assignment]
     rules = Rules.parse(rules_text)
     specs = seating(first, second, players, turn, alone)
     sides = [specs.count(first), specs.count(second)]
@@ -64,6 +85,7 @@ def play(task: tuple[str, str, str, int, int, int, bool, bool]) -> dict[str, Any
         deal = game.deal if isinstance(game, Match) else game
         seat = deal.to_move
         v = view(game, seat)
+        _PLAYING[:] = [deal]
         start = time.perf_counter()
         action = bots[seat].choose(v, rngs[seat])
         spent = time.perf_counter() - start
@@ -115,13 +137,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="first deal seed")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--oracle", action="store_true",
+                        help="master bots search the true hands (a measurement of what "
+                        "knowing them is worth; the stock stays hidden)")
     args = parser.parse_args(argv)
     count = args.matches or args.deals
     if not args.alone and args.players % 2:
         parser.error("the bots alternate around the table: an even player count, or --alone")
     turns = range(args.players) if args.alone else (0, 1)
     tasks = [(args.first, args.second, args.rules, args.players, args.seed + i, t,
-              bool(args.matches), args.alone) for i in range(count) for t in turns]
+              bool(args.matches), args.alone, args.oracle)
+             for i in range(count) for t in turns]
     results: list[dict[str, Any]] = []
     started = time.perf_counter()
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
@@ -160,7 +186,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(report))
         return 0
-    print(f"{args.first} vs {args.second}, {args.rules}, {args.players} players: "
+    told = " (told the true hands)" if args.oracle else ""
+    print(f"{args.first}{told} vs {args.second}, {args.rules}, {args.players} players: "
           f"{deals} deals in {report['seconds']:.0f} s")
     share = f" (an even share: {1 / args.players:.0%})" if args.alone else ""
     print(f"  deals won{share}: {won} ({won / deals:.1%}, 95% CI {low:.1%} to {high:.1%}); "
