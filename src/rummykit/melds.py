@@ -32,6 +32,7 @@ __all__ = [
     "card_points",
     "find_melds",
     "fits",
+    "forms_meld_with",
     "hand_points",
     "layoff",
     "layoff_ends",
@@ -39,6 +40,7 @@ __all__ = [
     "layoff_targets",
     "make_meld",
     "meld_points",
+    "suit_masks",
 ]
 
 MeldKind = Literal["set", "run"]
@@ -498,6 +500,50 @@ def find_melds(hand: Sequence[int], rules: Rules) -> list[tuple[int, ...]]:
         if m.bit_count() >= run_min:
             out.extend(_run_melds(m, s, run_min))
     return out
+
+
+def suit_masks(cards: Iterable[int]) -> tuple[list[int], int]:
+    """The suit masks of ``cards`` as :func:`find_melds` makes them (bit r + 1 of mask s
+    for the card of rank r in suit s; bit 1 the ace), and how many jokers they hold."""
+    masks = [0, 0, 0, 0, 0]
+    jokers = 0
+    for c in cards:
+        masks[_SUIT[c]] |= _POSITION_BIT[c]
+        if c == JOKER_CODE:
+            jokers += 1
+    return masks[:4], jokers
+
+
+def forms_meld_with(card: int, masks: Sequence[int], rules: Rules) -> bool:
+    """Whether cards without jokers whose :func:`suit_masks` are ``masks``, among them the
+    natural ``card``, form a meld holding ``card``: what ``any(card in m for m in
+    find_melds(cards))`` answers, from a few bit tests instead of the list (a pile card
+    that must be used asks this of every depth of the pile).
+
+    A set holding the card needs its rank in ``set_min`` suits (``set_min`` of them make a
+    set, never more than ``set_max``); a run needs ``run_min`` consecutive places, one of
+    them the card's (an ace's place 14 too where aces may be high). No run of
+    ``run_min`` <= 13 places has both aces, so the K-A-2 rule never forbids one found here.
+    """
+    suit, r = divmod(card, 13)
+    bit = 2 << r
+    if (bool(masks[0] & bit) + bool(masks[1] & bit) + bool(masks[2] & bit)
+            + bool(masks[3] & bit)) >= rules.set_min:
+        return True
+    run_min = rules.run_min
+    window = (1 << run_min) - 1
+    m = masks[suit]
+    places = [r + 1]
+    if rules.high_aces and m & 2:  # an ace held is also place 14
+        m |= 1 << 14
+        if r == 0:
+            places.append(14)
+    for place in places:
+        for low in range(max(1, place - run_min + 1), place + 1):
+            run = window << low
+            if m & run == run:
+                return True
+    return False
 
 
 def _find_with_jokers(

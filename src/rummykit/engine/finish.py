@@ -21,17 +21,21 @@ from rummykit.melds import (
     Meld,
     find_melds,
     fits,
+    forms_meld_with,
     layoff,
     layoff_targets,
     make_meld,
     meld_points,
+    suit_masks,
 )
 from rummykit.rules import Rules
 
 if TYPE_CHECKING:
     from rummykit.engine.deal import Deal
 
-__all__ = ["PileUse", "dead_end", "ends_now", "finishable_after", "usable_after_draw"]
+__all__ = [
+    "PileUse", "dead_end", "ends_at_once", "ends_now", "finishable_after", "usable_after_draw",
+]
 
 MANY = 1 << 30
 """Melds left in a turn where the rules do not limit them."""
@@ -48,6 +52,27 @@ def ends_now(deal: Deal, rest: Sequence[int]) -> bool:
         return True
     # Only the card taken from the pile (and its twin) is left.
     return len(rest) == 1 and deal.rules.taken_discard == "last-card"
+
+
+def ends_at_once(deal: Deal, used: Sequence[int]) -> bool:
+    """Whether the turn could end at once after the player to move melds or lays off
+    ``used``, whatever meld that makes: the player has opened, no pile card is left to
+    use and :func:`ends_now` holds of the cards left. Then :func:`finishable_after` holds
+    (it is its first test), so the legal actions ask this first and build no meld for
+    most moves. Counted from the hand, without making the cards left."""
+    if not deal.opened(deal.to_move):
+        return False
+    pending = deal.pending
+    if pending >= 0 and pending not in used:
+        return False
+    hand = deal.hands[deal.to_move]
+    left = len(hand) - len(used)
+    if not left:
+        return deal.rules.last_discard == "optional"
+    taken = deal.taken
+    if taken < 0 or len(hand) - hand.count(taken) > len(used) - used.count(taken):
+        return True  # a card other than the taken one is left
+    return left == 1 and deal.rules.taken_discard == "last-card"
 
 
 def finishable_after(
@@ -175,9 +200,12 @@ def _could_use(
     a meld of ``table``, at once or once cards of the hand have extended a run up to it.
     When not even this holds, no search is needed: the card is stranded."""
     rules = deal.rules
-    if opened and any(fits(m, card, rules) or _reaches(m, card, list(hand), rules)
-                      for m in table):
+    if opened and any(fits(m, card, rules) for m in table):
         return True
+    if opened and card != JOKER_CODE:
+        masks, jokers = suit_masks(hand)
+        if any(_reaches(m, card, masks[m.suit], jokers, rules) for m in table):
+            return True
     return can_meld and bool(_melds_with(card, hand, rules))
 
 
@@ -193,9 +221,11 @@ def usable_after_draw(deal: Deal, index: int) -> bool:
 
 class PileUse:
     """:func:`usable_after_draw` for the pile cards of one position: what the table offers
-    is worked out once for all of them."""
+    is worked out once for all of them, and the cards the hand would hold are kept as bit
+    masks, one card added per step down the pile (the legal draws are listed from the top
+    down)."""
 
-    __slots__ = ("deal", "fitting", "runs")
+    __slots__ = ("_at", "_jokers", "_masks", "deal", "fitting", "runs")
 
     def __init__(self, deal: Deal) -> None:
         self.deal = deal
@@ -208,6 +238,9 @@ class PileUse:
         for meld in table:
             if meld.kind == "run":
                 self.runs[meld.suit].append(meld)
+        self._at = len(deal.pile)
+        """The masks below are of the hand and the pile from ``_at`` up."""
+        self._masks, self._jokers = suit_masks(deal.hands[deal.to_move])
 
     def usable(self, index: int) -> bool:
         """:func:`usable_after_draw` of the pile card at ``index``."""
@@ -215,36 +248,54 @@ class PileUse:
         chosen = deal.pile[index]
         if chosen in self.fitting:
             return True
-        hand = deal.hands[deal.to_move] + deal.pile[index:]
+        masks, jokers = self._masks_from(index)
         rules = deal.rules
-        runs = self.runs[chosen // 13] if chosen != JOKER_CODE else []
-        if any(_reaches(meld, chosen, hand, rules) for meld in runs):
+        if chosen != JOKER_CODE and any(
+                _reaches(meld, chosen, masks[meld.suit], jokers, rules)
+                for meld in self.runs[chosen // 13]):
             return True
+        if chosen != JOKER_CODE and not jokers:
+            return forms_meld_with(chosen, masks, rules)
+        hand = deal.hands[deal.to_move] + deal.pile[index:]
         return bool(_melds_with(chosen, hand, rules))
 
+    def _masks_from(self, index: int) -> tuple[list[int], int]:
+        """:func:`suit_masks` of the hand with the pile from ``index`` up."""
+        pile = self.deal.pile
+        if index > self._at:
+            self._at = len(pile)
+            self._masks, self._jokers = suit_masks(self.deal.hands[self.deal.to_move])
+        if index < self._at:
+            added, jokers = suit_masks(pile[index:self._at])
+            self._masks = [a | b for a, b in zip(self._masks, added, strict=True)]
+            self._jokers += jokers
+            self._at = index
+        return self._masks, self._jokers
 
-def _reaches(meld: Meld, chosen: int, hand: list[int], rules: Rules) -> bool:
-    """Whether cards of ``hand`` could extend run ``meld`` until ``chosen`` fits its end."""
+
+def _reaches(meld: Meld, chosen: int, held: int, jokers: int, rules: Rules) -> bool:
+    """Whether cards of a hand could extend run ``meld`` until ``chosen`` fits its end: the
+    hand holds the places of ``held`` in the run's suit (its suit mask) and ``jokers``
+    jokers, enough to fill every place between the run and the card."""
     if meld.kind != "run" or chosen == JOKER_CODE or chosen // 13 != meld.suit:
         return False
     rank = chosen % 13 + 1
     positions = [rank] + ([14] if rank == 1 and rules.high_aces else [])
-    present = {c % 13 + 1 for c in hand if c != JOKER_CODE and c // 13 == meld.suit}
-    if 1 in present and rules.high_aces:
-        present.add(14)
-    jokers = sum(1 for c in hand if c == JOKER_CODE)
+    if held & 2 and rules.high_aces:
+        held |= 1 << 14
     for pos in positions:
         if pos > meld.high + 1:
             if meld.low == 1 and pos == 14:
                 continue  # the ace is low or high in a run, never both
-            gap = range(meld.high + 1, pos)
+            low, high = meld.high + 1, pos
         elif pos < meld.low - 1:
             if meld.high == 14 and pos == 1:
                 continue
-            gap = range(pos + 1, meld.low)
+            low, high = pos + 1, meld.low
         else:
             continue
-        if sum(1 for p in gap if p not in present) <= jokers:
+        gap = (1 << high) - (1 << low)  # the places low .. high - 1
+        if (gap & ~held).bit_count() <= jokers:
             return True
     return False
 
