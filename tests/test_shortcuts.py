@@ -6,8 +6,8 @@ on random positions against a plain or independent computation of the same quest
   over the oracle's lay-offs, one card at a time;
 - ``PileUse.usable`` (every depth of rummy500's pile) against the oracle's melds and
   lay-offs of the hand with the cards taken;
-- ``ends_at_once`` (a move that needs no search) against ``ends_now`` of the cards left,
-  and never true where ``finishable_after`` is false.
+- ``Shortcuts`` (a meld or lay-off settled without the search of the turn) against
+  ``finishable_after``, on random positions of every kind of turn.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from rummykit.cards import JOKER_CODE, make_deck, without
 from rummykit.engine import Deal
 from rummykit.engine.finish import (
     PileUse,
+    Shortcuts,
     _reaches,
-    ends_at_once,
     ends_now,
     finishable_after,
 )
@@ -137,15 +137,16 @@ def test_a_run_reached_by_the_hand_agrees_with_laying_off_card_by_card(
     assert quick == _extended_to(_oracle_run(meld), hand, chosen, rules)
 
 
-def _positions(rules: Rules, seed: int, count: int) -> list[Deal]:
-    """Positions of random play of ``rules`` with 2 to 4 players."""
+def _positions(rules: Rules, seed: int, count: int, pending: bool = False) -> list[Deal]:
+    """Positions of random play of ``rules`` with 2 to 4 players (only those with a pile
+    card to use when ``pending``)."""
     rng = random.Random(seed)
     out: list[Deal] = []
     while len(out) < count:
         deal = Deal.start(rules, players=rng.choice((2, 3, 4)), dealer=0,
                           seed=rng.randrange(10**9))
         while not deal.is_over:
-            if rng.random() < 0.2:
+            if (deal.pending >= 0 or not pending) and rng.random() < 0.2:
                 out.append(deal.copy())
             actions = deal.legal_actions()
             deal.push(actions[rng.randrange(len(actions))])
@@ -196,35 +197,71 @@ def test_pile_use_agrees_with_the_oracle_at_every_depth() -> None:
     assert checked > 500
 
 
-def test_ends_at_once_agrees_with_the_plain_test() -> None:
+def _check_shortcuts(deal: Deal, answered: Counter[object]) -> None:
+    """Every answer of ``Shortcuts`` in this position is ``finishable_after``'s, and a
+    move after which the turn ends at once is settled by it."""
+    rules = deal.rules
+    seat = deal.to_move
+    hand = deal.hands[seat]
+    melds = find_melds(hand, rules) if not deal.meld_limit_reached else []
+    short = Shortcuts(deal, melds)
+    for cards in melds:
+        known = short.meld(cards)
+        full = finishable_after(deal, cards, make_meld(cards, rules, seat), None)
+        assert known is None or known == full, (deal, cards)
+        answered["meld", known] += 1
+        if known and 0 <= deal.pending not in cards:
+            answered["pile card kept usable"] += 1
+        if (deal.opened(seat) and (deal.pending < 0 or deal.pending in cards)
+                and ends_now(deal, without(hand, cards))):
+            assert known is True
+    if not deal.opened(seat):
+        return
+    for i, meld in enumerate(deal.table):
+        targets = layoff_targets(meld, rules)
+        for c in targets.cards.intersection(hand):
+            for low in targets.ends[c]:
+                known = short.layoff(c, i)
+                full = finishable_after(deal, (c,), layoff(meld, c, rules, seat, low), i)
+                assert known is None or known == full, (deal, c, i)
+                answered["layoff", known] += 1
+                if known and 0 <= deal.pending != c:
+                    answered["pile card kept usable"] += 1
+
+
+def test_shortcuts_agree_with_the_search() -> None:
     variants = [
         preset("classic"),
         preset("limited-stock"),
         preset("rummy500"),
         preset("rummy500").replace(last_discard="required"),
+        preset("rummy500").replace(melds_per_turn="one", decks=2, jokers=2),
+        preset("rummy500").replace(opening=30, hand_size=7),
         preset("ramino"),
         preset("ramino").replace(taken_discard="last-card", opening=20),
+        preset("ramino").replace(melds_per_turn="one"),
     ]
-    quick = 0
+    answered: Counter[object] = Counter()
     for n, rules in enumerate(variants):
         for deal in _positions(rules, 100 + n, 80):
-            if deal.phase != "play":
-                continue
-            seat = deal.to_move
-            hand = deal.hands[seat]
-            moves: list[tuple[tuple[int, ...], Meld, int | None]] = [
-                (cards, make_meld(cards, rules, seat), None) for cards in find_melds(hand, rules)
-            ]
-            for i, meld in enumerate(deal.table):
-                targets = layoff_targets(meld, rules)
-                for c in targets.cards.intersection(hand):
-                    for low in targets.ends[c]:
-                        moves.append(((c,), layoff(meld, c, rules, seat, low), i))
-            for used, meld, replaces in moves:
-                plain = (deal.opened(seat) and (deal.pending < 0 or deal.pending in used)
-                         and ends_now(deal, without(hand, used)))
-                assert ends_at_once(deal, used) == plain
-                if plain:
-                    quick += 1
-                    assert finishable_after(deal, used, meld, replaces)
-    assert quick > 100
+            if deal.phase == "play":
+                _check_shortcuts(deal, answered)
+    # Each kind of answer came up, a pile card kept usable among them.
+    assert answered["meld", True] > 50 and answered["meld", False] > 50
+    assert answered["meld", None] > 30 and answered["layoff", True] > 50
+    assert answered["pile card kept usable"] > 20
+
+
+def test_shortcuts_with_a_pile_card_to_use_agree_with_the_search() -> None:
+    variants = [
+        preset("rummy500"),
+        preset("rummy500").replace(last_discard="required"),
+        preset("rummy500").replace(melds_per_turn="one", decks=2, jokers=2),
+        preset("rummy500").replace(hand_size=7),
+    ]
+    answered: Counter[object] = Counter()
+    for n, rules in enumerate(variants):
+        for deal in _positions(rules, 200 + n, 150, pending=True):
+            _check_shortcuts(deal, answered)
+    assert answered["pile card kept usable"] > 200
+    assert answered["layoff", None] > 20

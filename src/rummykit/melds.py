@@ -40,6 +40,7 @@ __all__ = [
     "layoff_targets",
     "make_meld",
     "meld_points",
+    "most_meld_points",
     "suit_masks",
 ]
 
@@ -68,6 +69,9 @@ class Meld:
     _targets: tuple[Rules, LayoffTargets] | None = field(
         default=None, init=False, repr=False, compare=False)
     """What :func:`layoff_targets` found, kept with the rules it was found under."""
+    _points: tuple[Rules, int] | None = field(
+        default=None, init=False, repr=False, compare=False)
+    """What :func:`meld_points` of all its cards came to, kept with the rules."""
     _hash: int | None = field(default=None, init=False, repr=False, compare=False)
 
     def __reduce__(self) -> tuple[type[Meld], tuple[object, ...]]:
@@ -136,7 +140,20 @@ def meld_points(meld: Meld, rules: Rules, by: int | None = None) -> int:
 
     A joker counts as the card it stands for; an ace counts ``ace_low_run_points`` at the
     low end of a run (position 1) and ``ace_points`` elsewhere (position 14 is a high ace).
+    The points of all the cards are kept on the meld (an opening's search adds them up
+    over and over).
     """
+    if by is None:
+        kept = meld._points
+        if kept is not None and kept[0] is rules:
+            return kept[1]
+        total = _meld_points(meld, rules, None)
+        object.__setattr__(meld, "_points", (rules, total))
+        return total
+    return _meld_points(meld, rules, by)
+
+
+def _meld_points(meld: Meld, rules: Rules, by: int | None) -> int:
     total = 0
     for i, layer in enumerate(meld.layers):
         if by is not None and layer != by:
@@ -148,6 +165,28 @@ def meld_points(meld: Meld, rules: Rules, by: int | None = None) -> int:
             total += (rules.ace_low_run_points if position == 1
                       else _rank_points(1 if position == 14 else position, rules))
     return total
+
+
+_most_points: dict[int, tuple[Rules, tuple[int, ...]]] = {}
+""":func:`most_meld_points` by the id of the rules object (a rules object's own hash
+is made anew from every option at each call)."""
+
+
+def most_meld_points(rules: Rules) -> tuple[int, ...]:
+    """The most each card code can add to :func:`meld_points` in any meld: a natural card
+    the points of its rank, an ace also those of a low ace in a run, a joker those of the
+    card worth most. An opening's search uses them to give up on cards that cannot reach
+    the opening whatever melds they make."""
+    kept = _most_points.get(id(rules))
+    if kept is not None and kept[0] is rules:
+        return kept[1]
+    ace = max(rules.ace_points, rules.ace_low_run_points)
+    naturals = [ace if r == 1 else _rank_points(r, rules) for r in range(1, 14)]
+    most = (*naturals * 4, max(ace, *naturals))
+    if len(_most_points) >= 64:
+        _most_points.clear()
+    _most_points[id(rules)] = (rules, most)
+    return most
 
 
 # -- checking ------------------------------------------------------------------------

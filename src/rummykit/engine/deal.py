@@ -28,8 +28,8 @@ from rummykit.cards import format_cards
 from rummykit.engine.actions import DISCARDS, DRAW_PILE, DRAW_STOCK, END, Action
 from rummykit.engine.finish import (
     PileUse,
+    Shortcuts,
     dead_end,
-    ends_at_once,
     finishable_after,
     usable_after_draw,
 )
@@ -378,15 +378,20 @@ class Deal:
         seat = self.to_move
         hand = self.hands[seat]
         out: list[Action] = []
-        # A move after which the turn can end at once needs no meld made nor search.
-        if not self.meld_limit_reached:
-            for cards in find_melds(hand, rules):
-                if ends_at_once(self, cards) or finishable_after(
-                        self, cards, make_meld(cards, rules, seat), None):
-                    out.append(Action("meld", cards))
+        melds = find_melds(hand, rules) if not self.meld_limit_reached else []
+        # Most moves are settled without making their meld or searching the turn (made
+        # when first needed: most positions have no meld nor lay-off).
+        short: Shortcuts | None = None
+        for cards in melds:
+            if short is None:
+                short = Shortcuts(self, melds)
+            legal = short.meld(cards)
+            if legal is None:
+                legal = finishable_after(self, cards, make_meld(cards, rules, seat), None)
+            if legal:
+                out.append(Action("meld", cards))
         if self._opened[seat] and self.table:
             distinct = set(hand)
-            at_once: dict[int, bool] = {}
             for number, meld in enumerate(self.table, 1):
                 targets = layoff_targets(meld, rules)
                 fitting = targets.cards.intersection(distinct)
@@ -395,11 +400,13 @@ class Deal:
                 # Several cards are listed in the order of ``distinct``, as they always were.
                 for c in distinct if len(fitting) > 1 else fitting:
                     for low in targets.ends[c]:
-                        quick = at_once.get(c)
-                        if quick is None:
-                            quick = at_once[c] = ends_at_once(self, (c,))
-                        if quick or finishable_after(
-                                self, (c,), layoff(meld, c, rules, seat, low), number - 1):
+                        if short is None:
+                            short = Shortcuts(self, melds)
+                        legal = short.layoff(c, number - 1)
+                        if legal is None:
+                            legal = finishable_after(
+                                self, (c,), layoff(meld, c, rules, seat, low), number - 1)
+                        if legal:
                             out.append(Action("layoff", (c,), number, low))
         if self._turn_discard_refusal() is None:
             # Of the rules of a discard, only the taken card's depends on the card.

@@ -26,6 +26,7 @@ from rummykit.melds import (
     layoff_targets,
     make_meld,
     meld_points,
+    most_meld_points,
     suit_masks,
 )
 from rummykit.rules import Rules
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
     from rummykit.engine.deal import Deal
 
 __all__ = [
-    "PileUse", "dead_end", "ends_at_once", "ends_now", "finishable_after", "usable_after_draw",
+    "PileUse", "Shortcuts", "dead_end", "ends_now", "finishable_after", "usable_after_draw",
 ]
 
 MANY = 1 << 30
@@ -54,25 +55,102 @@ def ends_now(deal: Deal, rest: Sequence[int]) -> bool:
     return len(rest) == 1 and deal.rules.taken_discard == "last-card"
 
 
-def ends_at_once(deal: Deal, used: Sequence[int]) -> bool:
-    """Whether the turn could end at once after the player to move melds or lays off
-    ``used``, whatever meld that makes: the player has opened, no pile card is left to
-    use and :func:`ends_now` holds of the cards left. Then :func:`finishable_after` holds
-    (it is its first test), so the legal actions ask this first and build no meld for
-    most moves. Counted from the hand, without making the cards left."""
-    if not deal.opened(deal.to_move):
-        return False
-    pending = deal.pending
-    if pending >= 0 and pending not in used:
-        return False
-    hand = deal.hands[deal.to_move]
-    left = len(hand) - len(used)
-    if not left:
-        return deal.rules.last_discard == "optional"
-    taken = deal.taken
-    if taken < 0 or len(hand) - hand.count(taken) > len(used) - used.count(taken):
-        return True  # a card other than the taken one is left
-    return left == 1 and deal.rules.taken_discard == "last-card"
+class Shortcuts:
+    """What the legal actions of one position can tell of a meld or lay-off of the hand
+    without :func:`finishable_after`'s search: True or False where the answer is sure
+    (the one ``finishable_after`` gives; tests/test_shortcuts.py checks them against it on
+    random positions), None where only the search can tell.
+
+    - The turn can end at once after the move: the player has opened, no pile card is
+      left to use and :func:`ends_now` holds of the cards left (``finishable_after``'s
+      first test, counted from the hand). Most moves are settled here, with no meld made.
+    - A pile card that must be used stays usable at once: the move leaves in place a table
+      meld the card fits, or every card of a meld of the hand that holds it (the search's
+      second test).
+    - An opening out of reach: the meld's points, with every other card of the hand that
+      is in a meld the hand can form at its most (:func:`most_meld_points`), fall short
+      of the opening; lay-offs wait for the opening, so no line of play reaches it.
+    """
+
+    __slots__ = ("_fits_on", "_in_melds", "_melds_with", "deal", "hand", "keep", "melds",
+                 "others")
+
+    def __init__(self, deal: Deal, melds: Sequence[tuple[int, ...]]) -> None:
+        self.deal = deal
+        self.hand = hand = deal.hands[deal.to_move]
+        self.melds = melds
+        """Every meld the hand can form."""
+        self.others = len(hand) - hand.count(deal.taken) if deal.taken >= 0 else len(hand)
+        """The cards of the hand other than the one taken from the pile."""
+        self.keep = 1 if deal.rules.last_discard == "required" else 0
+        """The cards that must be left to discard."""
+        self._fits_on: list[int] | None = None
+        self._melds_with: list[tuple[int, ...]] | None = None
+        self._in_melds: int | None = None
+
+    def meld(self, cards: tuple[int, ...]) -> bool | None:
+        """Whether the turn could be finished after melding ``cards``, if sure."""
+        deal = self.deal
+        if not deal.opened(deal.to_move):
+            return self._opening(cards)
+        if self._ends_at_once(cards):
+            return True
+        return True if self._pending_usable(cards, None, melded=True) else None
+
+    def layoff(self, c: int, replaces: int) -> bool | None:
+        """Whether the turn could be finished after laying off ``c`` on table meld
+        ``replaces`` (counted from 0), if sure."""
+        if not self.deal.opened(self.deal.to_move):
+            return None  # the search refuses it (lay-offs wait for the opening)
+        if self._ends_at_once((c,)) or self._pending_usable((c,), replaces, melded=False):
+            return True
+        return None
+
+    def _ends_at_once(self, used: Sequence[int]) -> bool:
+        deal = self.deal
+        pending = deal.pending
+        if pending >= 0 and pending not in used:
+            return False
+        left = len(self.hand) - len(used)
+        if not left:
+            return deal.rules.last_discard == "optional"
+        taken = deal.taken
+        if taken < 0 or self.others > len(used) - used.count(taken):
+            return True  # a card other than the taken one is left
+        return left == 1 and deal.rules.taken_discard == "last-card"
+
+    def _pending_usable(self, used: Sequence[int], replaces: int | None, melded: bool) -> bool:
+        deal = self.deal
+        pending = deal.pending
+        if pending < 0 or pending in used:
+            return False
+        rules = deal.rules
+        left = len(self.hand) - len(used)
+        if self._fits_on is None:
+            self._fits_on = [i for i, m in enumerate(deal.table) if fits(m, pending, rules)]
+        if left > self.keep and any(i != replaces for i in self._fits_on):
+            return True
+        if rules.melds_per_turn == "one" and deal.turn_melds + melded >= 1:
+            return False  # no meld is left to make this turn
+        if self._melds_with is None:
+            self._melds_with = _melds_with(pending, self.hand, rules)
+        return any(left > len(cards) - 1 + self.keep and not set(cards).intersection(used)
+                   for cards in self._melds_with)
+
+    def _opening(self, cards: tuple[int, ...]) -> bool | None:
+        deal = self.deal
+        rules = deal.rules
+        value = deal.turn_value + meld_points(make_meld(cards, rules, deal.to_move), rules)
+        if value >= rules.opening:
+            return None
+        if rules.melds_per_turn == "many":
+            # The cards left that are in some meld of the hand: those of every meld of the
+            # hand, less this meld's own.
+            if self._in_melds is None:
+                self._in_melds = _most_points(self.melds, self.hand, rules)
+            most = most_meld_points(rules)
+            value += self._in_melds - sum(most[c] for c in cards)
+        return False if value < rules.opening else None
 
 
 def finishable_after(
@@ -153,7 +231,10 @@ def _search(
     memo[key] = False
     seat = deal.to_move
     if melds_left > 0:
-        for cards in find_melds(rest, rules):
+        melds = find_melds(rest, rules)
+        if not opened and melds and value + _most_points(melds, rest, rules) < rules.opening:
+            return False  # lay-offs wait for the opening, and these melds cannot reach it
+        for cards in melds:
             meld = make_meld(cards, rules, seat)
             new_value = value if opened else value + meld_points(meld, rules)
             if _search(
@@ -176,6 +257,14 @@ def _search(
                         memo[key] = True
                         return True
     return False
+
+
+def _most_points(melds: Sequence[tuple[int, ...]], rest: Sequence[int], rules: Rules) -> int:
+    """The most that disjoint melds of ``rest`` could add to the turn's points: every card
+    of ``rest`` that is in one of its ``melds`` (every meld it can form) at its most."""
+    in_melds = {c for cards in melds for c in cards}
+    most = most_meld_points(rules)
+    return sum(most[c] for c in rest if c in in_melds)
 
 
 def _usable_at_once(
