@@ -541,16 +541,17 @@ def find_melds(hand: Sequence[int], rules: Rules) -> list[tuple[int, ...]]:
     return out
 
 
-def suit_masks(cards: Iterable[int]) -> tuple[list[int], int]:
+def suit_masks(cards: Iterable[int], into: list[int] | None = None) -> tuple[list[int], int]:
     """The suit masks of ``cards`` as :func:`find_melds` makes them (bit r + 1 of mask s
-    for the card of rank r in suit s; bit 1 the ace), and how many jokers they hold."""
-    masks = [0, 0, 0, 0, 0]
+    for the card of rank r in suit s; bit 1 the ace; a fifth mask is set by jokers), and
+    how many jokers they hold. With ``into``, the cards are added to those masks."""
+    masks = into if into is not None else [0, 0, 0, 0, 0]
     jokers = 0
     for c in cards:
         masks[_SUIT[c]] |= _POSITION_BIT[c]
         if c == JOKER_CODE:
             jokers += 1
-    return masks[:4], jokers
+    return masks, jokers
 
 
 def forms_meld_with(card: int, masks: Sequence[int], rules: Rules) -> bool:

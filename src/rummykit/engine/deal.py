@@ -25,7 +25,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Literal, TypeAlias
 
 from rummykit.cards import format_cards
-from rummykit.engine.actions import DISCARDS, DRAW_PILE, DRAW_STOCK, END, Action
+from rummykit.engine.actions import DISCARDS, DRAW_PILE, DRAW_STOCK, END, PILE_DRAWS, Action
 from rummykit.engine.finish import (
     PileUse,
     Shortcuts,
@@ -366,7 +366,7 @@ class Deal:
                         continue
                     seen.add(c)
                     if self._draw_pile_refusal(i, use) is None:
-                        out.append(DRAW_PILE if i == len(pile) - 1 else Action("draw-pile", (c,)))
+                        out.append(DRAW_PILE if i == len(pile) - 1 else PILE_DRAWS[c])
             elif self._draw_pile_refusal(len(pile) - 1) is None:
                 out.append(DRAW_PILE)
         if rules.stock_out == "end" and not self.stock:

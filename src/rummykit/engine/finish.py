@@ -318,15 +318,10 @@ class PileUse:
 
     def __init__(self, deal: Deal) -> None:
         self.deal = deal
-        rules = deal.rules
-        table = deal.table if deal.opened(deal.to_move) else []
-        self.fitting = frozenset().union(*(layoff_targets(m, rules).cards for m in table))
-        """The cards that fit a meld of the table."""
-        self.runs: list[list[Meld]] = [[], [], [], []]
-        """The runs of each suit: cards of the hand could extend one up to a pile card."""
-        for meld in table:
-            if meld.kind == "run":
-                self.runs[meld.suit].append(meld)
+        self.fitting, self.runs = _table_offers(deal.table, deal.rules) if deal.opened(
+            deal.to_move) else _NOTHING_OFFERED
+        """The cards that fit a meld of the table, and the runs of each suit (cards of the
+        hand could extend one up to a pile card)."""
         self._at = len(deal.pile)
         """The masks below are of the hand and the pile from ``_at`` up."""
         self._masks, self._jokers = suit_masks(deal.hands[deal.to_move])
@@ -355,11 +350,33 @@ class PileUse:
             self._at = len(pile)
             self._masks, self._jokers = suit_masks(self.deal.hands[self.deal.to_move])
         if index < self._at:
-            added, jokers = suit_masks(pile[index:self._at])
-            self._masks = [a | b for a, b in zip(self._masks, added, strict=True)]
-            self._jokers += jokers
+            self._jokers += suit_masks(pile[index:self._at], self._masks)[1]
             self._at = index
         return self._masks, self._jokers
+
+
+TableOffers = tuple[frozenset[int], tuple[list[Meld], ...]]
+_NOTHING_OFFERED: TableOffers = (frozenset(), ([], [], [], []))
+_offers: dict[tuple[int, tuple[Meld, ...]], tuple[Rules, TableOffers]] = {}
+"""What tables offered lately, by the id of the rules and the melds: the table changes
+less often than its player to draw (kept with the rules, checked to be the same object)."""
+
+
+def _table_offers(table: Sequence[Meld], rules: Rules) -> TableOffers:
+    """The cards that fit a meld of ``table``, and its runs by suit."""
+    key = (id(rules), tuple(table))
+    kept = _offers.get(key)
+    if kept is not None and kept[0] is rules:
+        return kept[1]
+    fitting = frozenset().union(*(layoff_targets(m, rules).cards for m in table))
+    runs: tuple[list[Meld], ...] = ([], [], [], [])
+    for meld in table:
+        if meld.kind == "run":
+            runs[meld.suit].append(meld)
+    if len(_offers) >= 256:
+        _offers.clear()
+    _offers[key] = (rules, (fitting, runs))
+    return fitting, runs
 
 
 def _reaches(meld: Meld, chosen: int, held: int, jokers: int, rules: Rules) -> bool:
