@@ -248,7 +248,7 @@ def test_shortcuts_agree_with_the_search() -> None:
                 _check_shortcuts(deal, answered)
     # Each kind of answer came up, a pile card kept usable among them.
     assert answered["meld", True] > 50 and answered["meld", False] > 50
-    assert answered["meld", None] > 30 and answered["layoff", True] > 50
+    assert answered["meld", None] > 10 and answered["layoff", True] > 50
     assert answered["pile card kept usable"] > 20
 
 

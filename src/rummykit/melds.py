@@ -504,6 +504,10 @@ _SUIT = tuple(code // 13 for code in range(JOKER_CODE + 1))
 """Each card code's suit (4 for the joker)."""
 _POSITION_BIT = tuple(2 << code % 13 for code in range(JOKER_CODE + 1))
 """Each natural card's bit in its suit's mask (bit 1 the ace, 13 the king)."""
+_RANK = (*(code % 13 + 1 for code in range(JOKER_CODE)), 14)
+"""Each natural card's rank (1-13), and 14 for the joker."""
+_SUIT_BIT = tuple(1 << code // 13 for code in range(JOKER_CODE + 1))
+"""Each natural card's bit in its rank's mask of suits."""
 
 
 def find_melds(hand: Sequence[int], rules: Rules) -> list[tuple[int, ...]]:
@@ -589,15 +593,16 @@ def forms_meld_with(card: int, masks: Sequence[int], rules: Rules) -> bool:
 def _find_with_jokers(
     hand: Sequence[int], suit_masks: list[int], jokers: int, rules: Rules
 ) -> list[tuple[int, ...]]:
-    rank_masks = [0] * 14  # bit s for the card of suit s
+    rank_masks = [0] * 15  # bit s for the card of suit s (the joker's own place is 14)
     for c in hand:
-        if c != JOKER_CODE:
-            rank_masks[c % 13 + 1] |= 1 << c // 13
+        rank_masks[_RANK[c]] |= _SUIT_BIT[c]
     out: list[tuple[int, ...]] = []
+    set_min = rules.set_min
+    set_max = rules.set_max
     for rank in range(1, 14):
         m = rank_masks[rank]
         if m:
-            out.extend(_joker_set_melds(m, rank, jokers, rules.set_min, rules.set_max))
+            out.extend(_joker_set_melds(m, rank, jokers, set_min, set_max))
     high = rules.high_aces
     top = 14 if high else 13
     for s in range(4):

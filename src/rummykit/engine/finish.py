@@ -72,8 +72,8 @@ class Shortcuts:
       of the opening; lay-offs wait for the opening, so no line of play reaches it.
     """
 
-    __slots__ = ("_fits_on", "_in_melds", "_melds_with", "deal", "hand", "keep", "melds",
-                 "others")
+    __slots__ = ("_fits_on", "_in_melds", "_melds_with", "_most", "deal", "hand", "keep",
+                 "melds", "others")
 
     def __init__(self, deal: Deal, melds: Sequence[tuple[int, ...]]) -> None:
         self.deal = deal
@@ -86,7 +86,8 @@ class Shortcuts:
         """The cards that must be left to discard."""
         self._fits_on: list[int] | None = None
         self._melds_with: list[tuple[int, ...]] | None = None
-        self._in_melds: int | None = None
+        self._most: tuple[int, ...] | None = None
+        self._in_melds = 0
 
     def meld(self, cards: tuple[int, ...]) -> bool | None:
         """Whether the turn could be finished after melding ``cards``, if sure."""
@@ -143,14 +144,21 @@ class Shortcuts:
         value = deal.turn_value + meld_points(make_meld(cards, rules, deal.to_move), rules)
         if value >= rules.opening:
             return None
-        if rules.melds_per_turn == "many":
-            # The cards left that are in some meld of the hand: those of every meld of the
-            # hand, less this meld's own.
-            if self._in_melds is None:
-                self._in_melds = _most_points(self.melds, self.hand, rules)
-            most = most_meld_points(rules)
-            value += self._in_melds - sum(most[c] for c in cards)
-        return False if value < rules.opening else None
+        if rules.melds_per_turn == "one":
+            return False  # no other meld may follow it this turn
+        # At most, the cards left that are in some meld of the hand: those of every meld of
+        # the hand less this meld's own; failing that, those of the melds of what is left
+        # (as the search would find them).
+        if self._most is None:
+            self._most = most_meld_points(rules)
+            self._in_melds = _most_points(self.melds, self.hand, self._most)
+        most = self._most
+        if value + self._in_melds - sum(map(most.__getitem__, cards)) < rules.opening:
+            return False
+        rest = without(self.hand, cards)
+        if value + _most_points(find_melds(rest, rules), rest, most) < rules.opening:
+            return False
+        return None
 
 
 def finishable_after(
@@ -232,7 +240,8 @@ def _search(
     seat = deal.to_move
     if melds_left > 0:
         melds = find_melds(rest, rules)
-        if not opened and melds and value + _most_points(melds, rest, rules) < rules.opening:
+        if not opened and melds and value + _most_points(
+                melds, rest, most_meld_points(rules)) < rules.opening:
             return False  # lay-offs wait for the opening, and these melds cannot reach it
         for cards in melds:
             meld = make_meld(cards, rules, seat)
@@ -259,12 +268,14 @@ def _search(
     return False
 
 
-def _most_points(melds: Sequence[tuple[int, ...]], rest: Sequence[int], rules: Rules) -> int:
+def _most_points(
+    melds: Sequence[tuple[int, ...]], rest: Sequence[int], most: Sequence[int]
+) -> int:
     """The most that disjoint melds of ``rest`` could add to the turn's points: every card
-    of ``rest`` that is in one of its ``melds`` (every meld it can form) at its most."""
+    of ``rest`` that is in one of its ``melds`` (every meld it can form) at its ``most``
+    (:func:`most_meld_points`)."""
     in_melds = {c for cards in melds for c in cards}
-    most = most_meld_points(rules)
-    return sum(most[c] for c in rest if c in in_melds)
+    return sum([most[c] for c in rest if c in in_melds])
 
 
 def _usable_at_once(
