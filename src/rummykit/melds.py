@@ -32,6 +32,7 @@ __all__ = [
     "card_points",
     "find_melds",
     "fits",
+    "forms_meld_with",
     "hand_points",
     "layoff",
     "layoff_ends",
@@ -39,6 +40,8 @@ __all__ = [
     "layoff_targets",
     "make_meld",
     "meld_points",
+    "most_meld_points",
+    "suit_masks",
 ]
 
 MeldKind = Literal["set", "run"]
@@ -66,6 +69,9 @@ class Meld:
     _targets: tuple[Rules, LayoffTargets] | None = field(
         default=None, init=False, repr=False, compare=False)
     """What :func:`layoff_targets` found, kept with the rules it was found under."""
+    _points: tuple[Rules, int] | None = field(
+        default=None, init=False, repr=False, compare=False)
+    """What :func:`meld_points` of all its cards came to, kept with the rules."""
     _hash: int | None = field(default=None, init=False, repr=False, compare=False)
 
     def __reduce__(self) -> tuple[type[Meld], tuple[object, ...]]:
@@ -134,7 +140,20 @@ def meld_points(meld: Meld, rules: Rules, by: int | None = None) -> int:
 
     A joker counts as the card it stands for; an ace counts ``ace_low_run_points`` at the
     low end of a run (position 1) and ``ace_points`` elsewhere (position 14 is a high ace).
+    The points of all the cards are kept on the meld (an opening's search adds them up
+    over and over).
     """
+    if by is None:
+        kept = meld._points
+        if kept is not None and kept[0] is rules:
+            return kept[1]
+        total = _meld_points(meld, rules, None)
+        object.__setattr__(meld, "_points", (rules, total))
+        return total
+    return _meld_points(meld, rules, by)
+
+
+def _meld_points(meld: Meld, rules: Rules, by: int | None) -> int:
     total = 0
     for i, layer in enumerate(meld.layers):
         if by is not None and layer != by:
@@ -146,6 +165,28 @@ def meld_points(meld: Meld, rules: Rules, by: int | None = None) -> int:
             total += (rules.ace_low_run_points if position == 1
                       else _rank_points(1 if position == 14 else position, rules))
     return total
+
+
+_most_points: dict[int, tuple[Rules, tuple[int, ...]]] = {}
+""":func:`most_meld_points` by the id of the rules object (a rules object's own hash
+is made anew from every option at each call)."""
+
+
+def most_meld_points(rules: Rules) -> tuple[int, ...]:
+    """The most each card code can add to :func:`meld_points` in any meld: a natural card
+    the points of its rank, an ace also those of a low ace in a run, a joker those of the
+    card worth most. An opening's search uses them to give up on cards that cannot reach
+    the opening whatever melds they make."""
+    kept = _most_points.get(id(rules))
+    if kept is not None and kept[0] is rules:
+        return kept[1]
+    ace = max(rules.ace_points, rules.ace_low_run_points)
+    naturals = [ace if r == 1 else _rank_points(r, rules) for r in range(1, 14)]
+    most = (*naturals * 4, max(ace, *naturals))
+    if len(_most_points) >= 64:
+        _most_points.clear()
+    _most_points[id(rules)] = (rules, most)
+    return most
 
 
 # -- checking ------------------------------------------------------------------------
@@ -463,6 +504,10 @@ _SUIT = tuple(code // 13 for code in range(JOKER_CODE + 1))
 """Each card code's suit (4 for the joker)."""
 _POSITION_BIT = tuple(2 << code % 13 for code in range(JOKER_CODE + 1))
 """Each natural card's bit in its suit's mask (bit 1 the ace, 13 the king)."""
+_RANK = (*(code % 13 + 1 for code in range(JOKER_CODE)), 14)
+"""Each natural card's rank (1-13), and 14 for the joker."""
+_SUIT_BIT = tuple(1 << code // 13 for code in range(JOKER_CODE + 1))
+"""Each natural card's bit in its rank's mask of suits."""
 
 
 def find_melds(hand: Sequence[int], rules: Rules) -> list[tuple[int, ...]]:
@@ -500,18 +545,64 @@ def find_melds(hand: Sequence[int], rules: Rules) -> list[tuple[int, ...]]:
     return out
 
 
+def suit_masks(cards: Iterable[int], into: list[int] | None = None) -> tuple[list[int], int]:
+    """The suit masks of ``cards`` as :func:`find_melds` makes them (bit r + 1 of mask s
+    for the card of rank r in suit s; bit 1 the ace; a fifth mask is set by jokers), and
+    how many jokers they hold. With ``into``, the cards are added to those masks."""
+    masks = into if into is not None else [0, 0, 0, 0, 0]
+    jokers = 0
+    for c in cards:
+        masks[_SUIT[c]] |= _POSITION_BIT[c]
+        if c == JOKER_CODE:
+            jokers += 1
+    return masks, jokers
+
+
+def forms_meld_with(card: int, masks: Sequence[int], rules: Rules) -> bool:
+    """Whether cards without jokers whose :func:`suit_masks` are ``masks``, among them the
+    natural ``card``, form a meld holding ``card``: what ``any(card in m for m in
+    find_melds(cards))`` answers, from a few bit tests instead of the list (a pile card
+    that must be used asks this of every depth of the pile).
+
+    A set holding the card needs its rank in ``set_min`` suits (``set_min`` of them make a
+    set, never more than ``set_max``); a run needs ``run_min`` consecutive places, one of
+    them the card's (an ace's place 14 too where aces may be high). No run of
+    ``run_min`` <= 13 places has both aces, so the K-A-2 rule never forbids one found here.
+    """
+    suit, r = divmod(card, 13)
+    bit = 2 << r
+    if (bool(masks[0] & bit) + bool(masks[1] & bit) + bool(masks[2] & bit)
+            + bool(masks[3] & bit)) >= rules.set_min:
+        return True
+    run_min = rules.run_min
+    window = (1 << run_min) - 1
+    m = masks[suit]
+    places = [r + 1]
+    if rules.high_aces and m & 2:  # an ace held is also place 14
+        m |= 1 << 14
+        if r == 0:
+            places.append(14)
+    for place in places:
+        for low in range(max(1, place - run_min + 1), place + 1):
+            run = window << low
+            if m & run == run:
+                return True
+    return False
+
+
 def _find_with_jokers(
     hand: Sequence[int], suit_masks: list[int], jokers: int, rules: Rules
 ) -> list[tuple[int, ...]]:
-    rank_masks = [0] * 14  # bit s for the card of suit s
+    rank_masks = [0] * 15  # bit s for the card of suit s (the joker's own place is 14)
     for c in hand:
-        if c != JOKER_CODE:
-            rank_masks[c % 13 + 1] |= 1 << c // 13
+        rank_masks[_RANK[c]] |= _SUIT_BIT[c]
     out: list[tuple[int, ...]] = []
+    set_min = rules.set_min
+    set_max = rules.set_max
     for rank in range(1, 14):
         m = rank_masks[rank]
         if m:
-            out.extend(_joker_set_melds(m, rank, jokers, rules.set_min, rules.set_max))
+            out.extend(_joker_set_melds(m, rank, jokers, set_min, set_max))
     high = rules.high_aces
     top = 14 if high else 13
     for s in range(4):

@@ -16,7 +16,9 @@ from typing import Literal, NamedTuple, get_args
 from rummykit.cards import CARDS, Card, format_cards
 from rummykit.errors import NotationError
 
-__all__ = ["DISCARDS", "DRAW_PILE", "DRAW_STOCK", "END", "KINDS", "Action", "ActionKind"]
+__all__ = [
+    "DISCARDS", "DRAW_PILE", "DRAW_STOCK", "END", "KINDS", "PILE_DRAWS", "Action", "ActionKind",
+]
 
 ActionKind = Literal["draw-stock", "draw-pile", "meld", "layoff", "discard", "end"]
 """The kinds of action."""
@@ -120,3 +122,5 @@ DRAW_PILE = Action("draw-pile")
 END = Action("end")
 DISCARDS: tuple[Action, ...] = tuple(Action("discard", (code,)) for code in range(53))
 """The discard of each card code, made once (``DISCARDS[code]``)."""
+PILE_DRAWS: tuple[Action, ...] = tuple(Action("draw-pile", (code,)) for code in range(53))
+"""The draw from the pile from each card code up, made once (``PILE_DRAWS[code]``)."""

@@ -25,8 +25,14 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Literal, TypeAlias
 
 from rummykit.cards import format_cards
-from rummykit.engine.actions import DISCARDS, DRAW_PILE, DRAW_STOCK, END, Action
-from rummykit.engine.finish import PileUse, dead_end, finishable_after, usable_after_draw
+from rummykit.engine.actions import DISCARDS, DRAW_PILE, DRAW_STOCK, END, PILE_DRAWS, Action
+from rummykit.engine.finish import (
+    PileUse,
+    Shortcuts,
+    dead_end,
+    finishable_after,
+    usable_after_draw,
+)
 from rummykit.engine.layout import (
     Layout,
     check_layout,
@@ -360,7 +366,7 @@ class Deal:
                         continue
                     seen.add(c)
                     if self._draw_pile_refusal(i, use) is None:
-                        out.append(DRAW_PILE if i == len(pile) - 1 else Action("draw-pile", (c,)))
+                        out.append(DRAW_PILE if i == len(pile) - 1 else PILE_DRAWS[c])
             elif self._draw_pile_refusal(len(pile) - 1) is None:
                 out.append(DRAW_PILE)
         if rules.stock_out == "end" and not self.stock:
@@ -372,11 +378,18 @@ class Deal:
         seat = self.to_move
         hand = self.hands[seat]
         out: list[Action] = []
-        if not self.meld_limit_reached:
-            for cards in find_melds(hand, rules):
-                meld = make_meld(cards, rules, seat)
-                if finishable_after(self, cards, meld, None):
-                    out.append(Action("meld", cards))
+        melds = find_melds(hand, rules) if not self.meld_limit_reached else []
+        # Most moves are settled without making their meld or searching the turn (made
+        # when first needed: most positions have no meld nor lay-off).
+        short: Shortcuts | None = None
+        for cards in melds:
+            if short is None:
+                short = Shortcuts(self, melds)
+            legal = short.meld(cards)
+            if legal is None:
+                legal = finishable_after(self, cards, make_meld(cards, rules, seat), None)
+            if legal:
+                out.append(Action("meld", cards))
         if self._opened[seat] and self.table:
             distinct = set(hand)
             for number, meld in enumerate(self.table, 1):
@@ -387,8 +400,13 @@ class Deal:
                 # Several cards are listed in the order of ``distinct``, as they always were.
                 for c in distinct if len(fitting) > 1 else fitting:
                     for low in targets.ends[c]:
-                        new = layoff(meld, c, rules, seat, low)
-                        if finishable_after(self, (c,), new, number - 1):
+                        if short is None:
+                            short = Shortcuts(self, melds)
+                        legal = short.layoff(c, number - 1)
+                        if legal is None:
+                            legal = finishable_after(
+                                self, (c,), layoff(meld, c, rules, seat, low), number - 1)
+                        if legal:
                             out.append(Action("layoff", (c,), number, low))
         if self._turn_discard_refusal() is None:
             # Of the rules of a discard, only the taken card's depends on the card.

@@ -21,17 +21,22 @@ from rummykit.melds import (
     Meld,
     find_melds,
     fits,
+    forms_meld_with,
     layoff,
     layoff_targets,
     make_meld,
     meld_points,
+    most_meld_points,
+    suit_masks,
 )
 from rummykit.rules import Rules
 
 if TYPE_CHECKING:
     from rummykit.engine.deal import Deal
 
-__all__ = ["PileUse", "dead_end", "ends_now", "finishable_after", "usable_after_draw"]
+__all__ = [
+    "PileUse", "Shortcuts", "dead_end", "ends_now", "finishable_after", "usable_after_draw",
+]
 
 MANY = 1 << 30
 """Melds left in a turn where the rules do not limit them."""
@@ -48,6 +53,112 @@ def ends_now(deal: Deal, rest: Sequence[int]) -> bool:
         return True
     # Only the card taken from the pile (and its twin) is left.
     return len(rest) == 1 and deal.rules.taken_discard == "last-card"
+
+
+class Shortcuts:
+    """What the legal actions of one position can tell of a meld or lay-off of the hand
+    without :func:`finishable_after`'s search: True or False where the answer is sure
+    (the one ``finishable_after`` gives; tests/test_shortcuts.py checks them against it on
+    random positions), None where only the search can tell.
+
+    - The turn can end at once after the move: the player has opened, no pile card is
+      left to use and :func:`ends_now` holds of the cards left (``finishable_after``'s
+      first test, counted from the hand). Most moves are settled here, with no meld made.
+    - A pile card that must be used stays usable at once: the move leaves in place a table
+      meld the card fits, or every card of a meld of the hand that holds it (the search's
+      second test).
+    - An opening out of reach: the meld's points, with every other card of the hand that
+      is in a meld the hand can form at its most (:func:`most_meld_points`), fall short
+      of the opening; lay-offs wait for the opening, so no line of play reaches it.
+    """
+
+    __slots__ = ("_fits_on", "_in_melds", "_melds_with", "_most", "deal", "hand", "keep",
+                 "melds", "others")
+
+    def __init__(self, deal: Deal, melds: Sequence[tuple[int, ...]]) -> None:
+        self.deal = deal
+        self.hand = hand = deal.hands[deal.to_move]
+        self.melds = melds
+        """Every meld the hand can form."""
+        self.others = len(hand) - hand.count(deal.taken) if deal.taken >= 0 else len(hand)
+        """The cards of the hand other than the one taken from the pile."""
+        self.keep = 1 if deal.rules.last_discard == "required" else 0
+        """The cards that must be left to discard."""
+        self._fits_on: list[int] | None = None
+        self._melds_with: list[tuple[int, ...]] | None = None
+        self._most: tuple[int, ...] | None = None
+        self._in_melds = 0
+
+    def meld(self, cards: tuple[int, ...]) -> bool | None:
+        """Whether the turn could be finished after melding ``cards``, if sure."""
+        deal = self.deal
+        if not deal.opened(deal.to_move):
+            return self._opening(cards)
+        if self._ends_at_once(cards):
+            return True
+        return True if self._pending_usable(cards, None, melded=True) else None
+
+    def layoff(self, c: int, replaces: int) -> bool | None:
+        """Whether the turn could be finished after laying off ``c`` on table meld
+        ``replaces`` (counted from 0), if sure."""
+        if not self.deal.opened(self.deal.to_move):
+            return None  # the search refuses it (lay-offs wait for the opening)
+        if self._ends_at_once((c,)) or self._pending_usable((c,), replaces, melded=False):
+            return True
+        return None
+
+    def _ends_at_once(self, used: Sequence[int]) -> bool:
+        deal = self.deal
+        pending = deal.pending
+        if pending >= 0 and pending not in used:
+            return False
+        left = len(self.hand) - len(used)
+        if not left:
+            return deal.rules.last_discard == "optional"
+        taken = deal.taken
+        if taken < 0 or self.others > len(used) - used.count(taken):
+            return True  # a card other than the taken one is left
+        return left == 1 and deal.rules.taken_discard == "last-card"
+
+    def _pending_usable(self, used: Sequence[int], replaces: int | None, melded: bool) -> bool:
+        deal = self.deal
+        pending = deal.pending
+        if pending < 0 or pending in used:
+            return False
+        rules = deal.rules
+        left = len(self.hand) - len(used)
+        if self._fits_on is None:
+            self._fits_on = [i for i, m in enumerate(deal.table) if fits(m, pending, rules)]
+        if left > self.keep and any(i != replaces for i in self._fits_on):
+            return True
+        if rules.melds_per_turn == "one" and deal.turn_melds + melded >= 1:
+            return False  # no meld is left to make this turn
+        if self._melds_with is None:
+            self._melds_with = _melds_with(pending, self.hand, rules)
+        return any(left > len(cards) - 1 + self.keep and not set(cards).intersection(used)
+                   for cards in self._melds_with)
+
+    def _opening(self, cards: tuple[int, ...]) -> bool | None:
+        deal = self.deal
+        rules = deal.rules
+        value = deal.turn_value + meld_points(make_meld(cards, rules, deal.to_move), rules)
+        if value >= rules.opening:
+            return None
+        if rules.melds_per_turn == "one":
+            return False  # no other meld may follow it this turn
+        # At most, the cards left that are in some meld of the hand: those of every meld of
+        # the hand less this meld's own; failing that, those of the melds of what is left
+        # (as the search would find them).
+        if self._most is None:
+            self._most = most_meld_points(rules)
+            self._in_melds = _most_points(self.melds, self.hand, self._most)
+        most = self._most
+        if value + self._in_melds - sum(map(most.__getitem__, cards)) < rules.opening:
+            return False
+        rest = without(self.hand, cards)
+        if value + _most_points(find_melds(rest, rules), rest, most) < rules.opening:
+            return False
+        return None
 
 
 def finishable_after(
@@ -128,7 +239,11 @@ def _search(
     memo[key] = False
     seat = deal.to_move
     if melds_left > 0:
-        for cards in find_melds(rest, rules):
+        melds = find_melds(rest, rules)
+        if not opened and melds and value + _most_points(
+                melds, rest, most_meld_points(rules)) < rules.opening:
+            return False  # lay-offs wait for the opening, and these melds cannot reach it
+        for cards in melds:
             meld = make_meld(cards, rules, seat)
             new_value = value if opened else value + meld_points(meld, rules)
             if _search(
@@ -153,6 +268,16 @@ def _search(
     return False
 
 
+def _most_points(
+    melds: Sequence[tuple[int, ...]], rest: Sequence[int], most: Sequence[int]
+) -> int:
+    """The most that disjoint melds of ``rest`` could add to the turn's points: every card
+    of ``rest`` that is in one of its ``melds`` (every meld it can form) at its ``most``
+    (:func:`most_meld_points`)."""
+    in_melds = {c for cards in melds for c in cards}
+    return sum([most[c] for c in rest if c in in_melds])
+
+
 def _usable_at_once(
     hand: Sequence[int], table: Sequence[Meld], card: int, can_meld: bool, deal: Deal
 ) -> bool:
@@ -175,9 +300,12 @@ def _could_use(
     a meld of ``table``, at once or once cards of the hand have extended a run up to it.
     When not even this holds, no search is needed: the card is stranded."""
     rules = deal.rules
-    if opened and any(fits(m, card, rules) or _reaches(m, card, list(hand), rules)
-                      for m in table):
+    if opened and any(fits(m, card, rules) for m in table):
         return True
+    if opened and card != JOKER_CODE:
+        masks, jokers = suit_masks(hand)
+        if any(_reaches(m, card, masks[m.suit], jokers, rules) for m in table):
+            return True
     return can_meld and bool(_melds_with(card, hand, rules))
 
 
@@ -193,21 +321,21 @@ def usable_after_draw(deal: Deal, index: int) -> bool:
 
 class PileUse:
     """:func:`usable_after_draw` for the pile cards of one position: what the table offers
-    is worked out once for all of them."""
+    is worked out once for all of them, and the cards the hand would hold are kept as bit
+    masks, one card added per step down the pile (the legal draws are listed from the top
+    down)."""
 
-    __slots__ = ("deal", "fitting", "runs")
+    __slots__ = ("_at", "_jokers", "_masks", "deal", "fitting", "runs")
 
     def __init__(self, deal: Deal) -> None:
         self.deal = deal
-        rules = deal.rules
-        table = deal.table if deal.opened(deal.to_move) else []
-        self.fitting = frozenset().union(*(layoff_targets(m, rules).cards for m in table))
-        """The cards that fit a meld of the table."""
-        self.runs: list[list[Meld]] = [[], [], [], []]
-        """The runs of each suit: cards of the hand could extend one up to a pile card."""
-        for meld in table:
-            if meld.kind == "run":
-                self.runs[meld.suit].append(meld)
+        self.fitting, self.runs = _table_offers(deal.table, deal.rules) if deal.opened(
+            deal.to_move) else _NOTHING_OFFERED
+        """The cards that fit a meld of the table, and the runs of each suit (cards of the
+        hand could extend one up to a pile card)."""
+        self._at = len(deal.pile)
+        """The masks below are of the hand and the pile from ``_at`` up."""
+        self._masks, self._jokers = suit_masks(deal.hands[deal.to_move])
 
     def usable(self, index: int) -> bool:
         """:func:`usable_after_draw` of the pile card at ``index``."""
@@ -215,36 +343,76 @@ class PileUse:
         chosen = deal.pile[index]
         if chosen in self.fitting:
             return True
-        hand = deal.hands[deal.to_move] + deal.pile[index:]
+        masks, jokers = self._masks_from(index)
         rules = deal.rules
-        runs = self.runs[chosen // 13] if chosen != JOKER_CODE else []
-        if any(_reaches(meld, chosen, hand, rules) for meld in runs):
+        if chosen != JOKER_CODE and any(
+                _reaches(meld, chosen, masks[meld.suit], jokers, rules)
+                for meld in self.runs[chosen // 13]):
             return True
+        if chosen != JOKER_CODE and not jokers:
+            return forms_meld_with(chosen, masks, rules)
+        hand = deal.hands[deal.to_move] + deal.pile[index:]
         return bool(_melds_with(chosen, hand, rules))
 
+    def _masks_from(self, index: int) -> tuple[list[int], int]:
+        """:func:`suit_masks` of the hand with the pile from ``index`` up."""
+        pile = self.deal.pile
+        if index > self._at:
+            self._at = len(pile)
+            self._masks, self._jokers = suit_masks(self.deal.hands[self.deal.to_move])
+        if index < self._at:
+            self._jokers += suit_masks(pile[index:self._at], self._masks)[1]
+            self._at = index
+        return self._masks, self._jokers
 
-def _reaches(meld: Meld, chosen: int, hand: list[int], rules: Rules) -> bool:
-    """Whether cards of ``hand`` could extend run ``meld`` until ``chosen`` fits its end."""
+
+TableOffers = tuple[frozenset[int], tuple[list[Meld], ...]]
+_NOTHING_OFFERED: TableOffers = (frozenset(), ([], [], [], []))
+_offers: dict[tuple[int, tuple[Meld, ...]], tuple[Rules, TableOffers]] = {}
+"""What tables offered lately, by the id of the rules and the melds: the table changes
+less often than its player to draw (kept with the rules, checked to be the same object)."""
+
+
+def _table_offers(table: Sequence[Meld], rules: Rules) -> TableOffers:
+    """The cards that fit a meld of ``table``, and its runs by suit."""
+    key = (id(rules), tuple(table))
+    kept = _offers.get(key)
+    if kept is not None and kept[0] is rules:
+        return kept[1]
+    fitting = frozenset().union(*(layoff_targets(m, rules).cards for m in table))
+    runs: tuple[list[Meld], ...] = ([], [], [], [])
+    for meld in table:
+        if meld.kind == "run":
+            runs[meld.suit].append(meld)
+    if len(_offers) >= 256:
+        _offers.clear()
+    _offers[key] = (rules, (fitting, runs))
+    return fitting, runs
+
+
+def _reaches(meld: Meld, chosen: int, held: int, jokers: int, rules: Rules) -> bool:
+    """Whether cards of a hand could extend run ``meld`` until ``chosen`` fits its end: the
+    hand holds the places of ``held`` in the run's suit (its suit mask) and ``jokers``
+    jokers, enough to fill every place between the run and the card."""
     if meld.kind != "run" or chosen == JOKER_CODE or chosen // 13 != meld.suit:
         return False
     rank = chosen % 13 + 1
     positions = [rank] + ([14] if rank == 1 and rules.high_aces else [])
-    present = {c % 13 + 1 for c in hand if c != JOKER_CODE and c // 13 == meld.suit}
-    if 1 in present and rules.high_aces:
-        present.add(14)
-    jokers = sum(1 for c in hand if c == JOKER_CODE)
+    if held & 2 and rules.high_aces:
+        held |= 1 << 14
     for pos in positions:
         if pos > meld.high + 1:
             if meld.low == 1 and pos == 14:
                 continue  # the ace is low or high in a run, never both
-            gap = range(meld.high + 1, pos)
+            low, high = meld.high + 1, pos
         elif pos < meld.low - 1:
             if meld.high == 14 and pos == 1:
                 continue
-            gap = range(pos + 1, meld.low)
+            low, high = pos + 1, meld.low
         else:
             continue
-        if sum(1 for p in gap if p not in present) <= jokers:
+        gap = (1 << high) - (1 << low)  # the places low .. high - 1
+        if (gap & ~held).bit_count() <= jokers:
             return True
     return False
 
