@@ -36,6 +36,9 @@ refills used, each divided by the rules' limit (2).
 
 from __future__ import annotations
 
+from array import array
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import cast
 
@@ -43,12 +46,14 @@ import numpy as np
 import numpy.typing as npt
 
 from rummykit.cards import JOKER_CODE
+from rummykit.engine.deal import Deal
+from rummykit.engine.match import Match
 from rummykit.melds import Meld
 from rummykit.rl.actions import CARD_CODES, max_table_melds
 from rummykit.rules import Rules
-from rummykit.views import Sight
+from rummykit.views import Sight, sight
 
-__all__ = ["FIXED_PLANES", "Encoder", "Layout"]
+__all__ = ["FIXED_PLANES", "Encoder", "Layout", "SeatEncoder", "reference_observation"]
 
 FIXED_PLANES = ("hand", "choosing", "pile_order", "pile", "taken", "table", "mine_known")
 """The first planes, whatever the player count."""
@@ -246,37 +251,50 @@ class Encoder:
         return out.astype(np.float32)
 
     def _scalars(self, seen: Sight, choosing: tuple[int, ...]) -> list[float]:
+        return self.scalar_values(
+            seen.seat, seen.phase, seen.to_move, seen.dealer, seen.hand_sizes,
+            seen.stock_size, len(seen.pile_cards), len(seen.melds), seen.opened, seen.laid,
+            seen.active, seen.totals, seen.melds_this_turn, seen.turn_value,
+            seen.turn_overs_used, seen.refills_used, choosing)
+
+    def scalar_values(
+        self, seat: int, phase: str, to_move: int, dealer: int, sizes: Sequence[int],
+        stock_size: int, pile_size: int, table_size: int, opened: Sequence[bool],
+        laid: Sequence[bool], active: Sequence[bool], totals: Sequence[int],
+        melds_this_turn: int, turn_value: int, turn_overs_used: int, refills_used: int,
+        choosing: tuple[int, ...],
+    ) -> list[float]:
+        """The scalar features (the module's list), from the public facts they count."""
         p = self._players
-        seat = seen.seat
         order = self._orders[seat]
-        phase = seen.phase
         flags = [0.0] * (3 + 2 * p)
         flags[2 if choosing else 0 if phase == "draw" else 1 if phase == "play" else 2] = \
             1.0 if choosing or phase != "over" else 0.0
         if phase != "over":
-            flags[3 + (seen.to_move - seat) % p] = 1.0
-        flags[3 + p + (seen.dealer - seat) % p] = 1.0
+            flags[3 + (to_move - seat) % p] = 1.0
+        flags[3 + p + (dealer - seat) % p] = 1.0
         deck = self.deck
-        sizes = seen.hand_sizes
         scale = self._scale
-        totals = seen.totals
-        opened = seen.opened
-        laid = seen.laid
-        active = seen.active
         return [
             *flags,
             *[sizes[s] / deck for s in order],
-            seen.stock_size / deck, len(seen.pile_cards) / deck,
-            len(seen.melds) / self._max_melds,
+            stock_size / deck, pile_size / deck,
+            table_size / self._max_melds,
             *[float(opened[s]) for s in order],
             *[float(laid[s]) for s in order],
             *[float(active[s]) for s in order],
             *[min(2.0, max(-2.0, totals[s] / scale)) for s in order],
-            1.0 if seen.melds_this_turn else 0.0,
-            min(2.0, seen.turn_value / self.opening) if self.rules.opening else 0.0,
-            min(1.0, seen.turn_overs_used / self._turn_overs),
-            min(1.0, seen.refills_used / self._refills[sum(active)]),
+            1.0 if melds_this_turn else 0.0,
+            min(2.0, turn_value / self.opening) if self.rules.opening else 0.0,
+            min(1.0, turn_overs_used / self._turn_overs),
+            min(1.0, refills_used / self._refills[sum(active)]),
         ]
+
+
+def _meld_entries(meld: Meld) -> list[int]:
+    """A meld's entries in its plane, as card codes: its places, then a joker column
+    entry for each joker in it."""
+    return [*_places(meld), *[JOKER_CODE for c in meld.cards if c == JOKER_CODE]]
 
 
 def _places(meld: Meld) -> list[int]:
@@ -286,3 +304,133 @@ def _places(meld: Meld) -> list[int]:
         return [c for c in meld.cards if c != JOKER_CODE]
     base = meld.suit * 13
     return [base + (0 if pos == 14 else pos - 1) for pos in range(meld.low, meld.high + 1)]
+
+
+class SeatEncoder:
+    """One seat's observations, kept from one call to the next: only what changed since
+    the seat's last observation is written again, read straight from the deal (the
+    seat's own hand, never another's).
+
+    The planes are kept as counts (and heights and scalars) in a float32 ``array``, where
+    single-entry writes are cheap; each observation is that array scaled by the copies
+    of each card, which gives the same numbers as :meth:`Encoder.encode` of the seat's
+    :func:`~rummykit.views.sight` (a small count times a float32 weight is exact in
+    float64, so rounding it once to float32 is what float32 multiplication does; the
+    tests compare the two at every step of random episodes)."""
+
+    __slots__ = ("_choosing", "_counts", "_encoder", "_hand", "_known", "_melds", "_pile",
+                 "_seat", "_taken", "_top", "_unique", "_weights")
+
+    def __init__(self, encoder: Encoder, seat: int) -> None:
+        self._encoder = encoder
+        self._seat = seat
+        # The observation of nothing: no card counted, every card unseen.
+        self._counts = array("f", encoder._base.astype(np.float32).tobytes())
+        self._weights = encoder._weights.astype(np.float32) if encoder._scaled else None
+        self._unique = not encoder._scaled  # one copy of each card: sets tell the changes
+        self._hand: Sequence[int] = ()
+        self._choosing: tuple[int, ...] = ()
+        self._pile: Sequence[int] = ()
+        self._top: dict[int, float] = {}
+        self._taken = -1
+        self._melds: list[Meld] = []
+        self._known: tuple[tuple[int, ...], ...] = ((),) * encoder.layout.players
+
+    def _change(self, plane: int, old: Sequence[int], new: Sequence[int],
+                placed: bool) -> None:
+        """Plane ``plane`` counts ``new`` where it counted ``old``; with ``placed``, the
+        unseen plane counts the difference the other way."""
+        counts = self._counts
+        at = plane * CARD_CODES
+        unseen = self._encoder._unseen
+        if self._unique:
+            before, after = set(old), set(new)
+            for c in before - after:
+                counts[at + c] = 0.0
+                if placed:
+                    counts[unseen + c] += 1.0
+            for c in after - before:
+                counts[at + c] = 1.0
+                if placed:
+                    counts[unseen + c] -= 1.0
+            return
+        delta = Counter(new)
+        delta.subtract(old)
+        for c, d in delta.items():
+            if d:
+                counts[at + c] += d
+                if placed:
+                    counts[unseen + c] -= d
+
+    def encode(self, deal: Deal, totals: Sequence[int], choosing: tuple[int, ...] = ()) -> Vector:
+        """The seat's observation of ``deal`` now (a new array), with ``totals`` the match
+        totals and ``choosing`` the cards picked for a new meld."""
+        encoder = self._encoder
+        layout = encoder.layout
+        counts = self._counts
+        seat = self._seat
+        hand = deal.hands[seat]
+        if hand != self._hand:
+            self._change(0, self._hand, hand, True)
+            self._hand = hand[:]
+        if choosing != self._choosing:
+            self._change(1, self._choosing, choosing, False)
+            self._choosing = choosing
+        pile = deal.pile
+        if pile != self._pile:
+            self._change(3, self._pile, pile, True)
+            self._pile = pile[:]
+            visible = pile if encoder.rules.draw_pile == "any" else pile[-1:]
+            n = len(visible)
+            heights = {c: (i + 1) / n for i, c in enumerate(visible)}  # the higher copy stays
+            at = 2 * CARD_CODES
+            for c in self._top:
+                counts[at + c] = 0.0
+            for c, h in heights.items():
+                counts[at + c] = h
+            self._top = heights
+        taken = deal.taken if deal.taken >= 0 else deal.pending
+        if taken != self._taken:
+            if self._taken >= 0:
+                counts[4 * CARD_CODES + self._taken] = 0.0
+            if taken >= 0:
+                counts[4 * CARD_CODES + taken] = 1.0
+            self._taken = taken
+        table = deal.table
+        melds = self._melds
+        if table != melds:
+            self._change(5, [c for m in melds for c in m.cards],
+                         [c for m in table for c in m.cards], True)
+            for m, meld in enumerate(table):
+                if m >= len(melds) or meld is not melds[m]:
+                    self._change(layout.meld_planes + m, _meld_entries(melds[m])
+                                 if m < len(melds) else (), _meld_entries(meld), False)
+            for m in range(len(table), len(melds)):
+                self._change(layout.meld_planes + m, _meld_entries(melds[m]), (), False)
+            self._melds = table[:]
+        known = deal.known_cards()
+        before = self._known
+        if known is not before:
+            p = layout.players
+            for r in range(p):
+                s = (seat + r) % p
+                if known[s] != before[s]:
+                    self._change(6 if r == 0 else layout.opponent_planes + r - 1,
+                                 before[s], known[s], r > 0)
+            self._known = known
+        seats = range(layout.players)
+        counts[encoder._cards:] = array("f", encoder.scalar_values(
+            seat, deal.phase, deal.to_move, deal.dealer, [len(h) for h in deal.hands],
+            len(deal.stock), len(pile), len(table), [*map(deal.opened, seats)],
+            [*map(deal.has_laid, seats)], deal.active, totals, deal.turn_melds,
+            deal.turn_value, deal.turn_overs_used, deal.refills_used, choosing))
+        out = np.frombuffer(counts, dtype=np.float32)
+        return out.copy() if self._weights is None else out * self._weights
+
+
+def reference_observation(encoder: Encoder, game: Match | Deal, seat: int,
+                          choosing: tuple[int, ...] = ()) -> Vector:
+    """The observation encoded from scratch, from the seat's
+    :func:`~rummykit.views.sight`: the plain definition that :class:`SeatEncoder`'s kept
+    vectors are tested against."""
+    return encoder.encode(sight(game, seat, legal=False), choosing)
