@@ -251,43 +251,36 @@ class Encoder:
         return out.astype(np.float32)
 
     def _scalars(self, seen: Sight, choosing: tuple[int, ...]) -> list[float]:
-        return self.scalar_values(
-            seen.seat, seen.phase, seen.to_move, seen.dealer, seen.hand_sizes,
-            seen.stock_size, len(seen.pile_cards), len(seen.melds), seen.opened, seen.laid,
-            seen.active, seen.totals, seen.melds_this_turn, seen.turn_value,
-            seen.turn_overs_used, seen.refills_used, choosing)
-
-    def scalar_values(
-        self, seat: int, phase: str, to_move: int, dealer: int, sizes: Sequence[int],
-        stock_size: int, pile_size: int, table_size: int, opened: Sequence[bool],
-        laid: Sequence[bool], active: Sequence[bool], totals: Sequence[int],
-        melds_this_turn: int, turn_value: int, turn_overs_used: int, refills_used: int,
-        choosing: tuple[int, ...],
-    ) -> list[float]:
-        """The scalar features (the module's list), from the public facts they count."""
         p = self._players
+        seat = seen.seat
         order = self._orders[seat]
+        phase = seen.phase
         flags = [0.0] * (3 + 2 * p)
         flags[2 if choosing else 0 if phase == "draw" else 1 if phase == "play" else 2] = \
             1.0 if choosing or phase != "over" else 0.0
         if phase != "over":
-            flags[3 + (to_move - seat) % p] = 1.0
-        flags[3 + p + (dealer - seat) % p] = 1.0
+            flags[3 + (seen.to_move - seat) % p] = 1.0
+        flags[3 + p + (seen.dealer - seat) % p] = 1.0
         deck = self.deck
+        sizes = seen.hand_sizes
         scale = self._scale
+        totals = seen.totals
+        opened = seen.opened
+        laid = seen.laid
+        active = seen.active
         return [
             *flags,
             *[sizes[s] / deck for s in order],
-            stock_size / deck, pile_size / deck,
-            table_size / self._max_melds,
+            seen.stock_size / deck, len(seen.pile_cards) / deck,
+            len(seen.melds) / self._max_melds,
             *[float(opened[s]) for s in order],
             *[float(laid[s]) for s in order],
             *[float(active[s]) for s in order],
             *[min(2.0, max(-2.0, totals[s] / scale)) for s in order],
-            1.0 if melds_this_turn else 0.0,
-            min(2.0, turn_value / self.opening) if self.rules.opening else 0.0,
-            min(1.0, turn_overs_used / self._turn_overs),
-            min(1.0, refills_used / self._refills[sum(active)]),
+            1.0 if seen.melds_this_turn else 0.0,
+            min(2.0, seen.turn_value / self.opening) if self.rules.opening else 0.0,
+            min(1.0, seen.turn_overs_used / self._turn_overs),
+            min(1.0, seen.refills_used / self._refills[sum(active)]),
         ]
 
 
@@ -319,13 +312,16 @@ class SeatEncoder:
     tests compare the two at every step of random episodes)."""
 
     __slots__ = ("_choosing", "_counts", "_encoder", "_hand", "_known", "_melds", "_pile",
-                 "_seat", "_taken", "_top", "_unique", "_weights")
+                 "_seat", "_taken", "_top", "_totals", "_unique", "_vector", "_weights")
 
     def __init__(self, encoder: Encoder, seat: int) -> None:
         self._encoder = encoder
         self._seat = seat
         # The observation of nothing: no card counted, every card unseen.
         self._counts = array("f", encoder._base.astype(np.float32).tobytes())
+        self._vector: Vector = np.frombuffer(self._counts, dtype=np.float32)
+        """The same memory as ``_counts`` (which keeps its size, so the view stays valid)."""
+        self._totals: tuple[list[int], list[float]] = ([], [])
         self._weights = encoder._weights.astype(np.float32) if encoder._scaled else None
         self._unique = not encoder._scaled  # one copy of each card: sets tell the changes
         self._hand: Sequence[int] = ()
@@ -418,14 +414,47 @@ class SeatEncoder:
                     self._change(6 if r == 0 else layout.opponent_planes + r - 1,
                                  before[s], known[s], r > 0)
             self._known = known
-        seats = range(layout.players)
-        counts[encoder._cards:] = array("f", encoder.scalar_values(
-            seat, deal.phase, deal.to_move, deal.dealer, [len(h) for h in deal.hands],
-            len(deal.stock), len(pile), len(table), [*map(deal.opened, seats)],
-            [*map(deal.has_laid, seats)], deal.active, totals, deal.turn_melds,
-            deal.turn_value, deal.turn_overs_used, deal.refills_used, choosing))
-        out = np.frombuffer(counts, dtype=np.float32)
-        return out.copy() if self._weights is None else out * self._weights
+        counts[encoder._cards:] = array("f", self._scalars(deal, totals, choosing))
+        vector = self._vector
+        return vector.copy() if self._weights is None else vector * self._weights
+
+    def _scalars(self, deal: Deal, totals: Sequence[int], choosing: tuple[int, ...]
+                 ) -> list[float]:
+        """The scalar features (as :meth:`Encoder.scalar_values` makes them), each seat's
+        list turned to start at this seat."""
+        encoder = self._encoder
+        seat = self._seat
+        p = encoder._players
+        phase = deal.phase
+        flags = [0.0] * (3 + 2 * p)
+        flags[2 if choosing else 0 if phase == "draw" else 1 if phase == "play" else 2] = \
+            1.0 if choosing or phase != "over" else 0.0
+        if phase != "over":
+            flags[3 + (deal.to_move - seat) % p] = 1.0
+        flags[3 + p + (deal.dealer - seat) % p] = 1.0
+        deck = encoder.deck
+        sizes = [len(h) / deck for h in deal.hands]
+        seats = range(p)
+        opened = [*map(deal.opened, seats)]
+        laid = [*map(deal.has_laid, seats)]
+        active = deal.active
+        kept, part = self._totals
+        if totals != kept:
+            scale = encoder._scale
+            part = [min(2.0, max(-2.0, t / scale)) for t in totals]
+            self._totals = (list(totals), part)
+        rules = encoder.rules
+        return [
+            *flags, *sizes[seat:], *sizes[:seat],
+            len(deal.stock) / deck, len(deal.pile) / deck,
+            len(deal.table) / encoder._max_melds,
+            *opened[seat:], *opened[:seat], *laid[seat:], *laid[:seat],
+            *active[seat:], *active[:seat], *part[seat:], *part[:seat],
+            1.0 if deal.turn_melds else 0.0,
+            min(2.0, deal.turn_value / encoder.opening) if rules.opening else 0.0,
+            min(1.0, deal.turn_overs_used / encoder._turn_overs),
+            min(1.0, deal.refills_used / encoder._refills[sum(active)]),
+        ]
 
 
 def reference_observation(encoder: Encoder, game: Match | Deal, seat: int,
