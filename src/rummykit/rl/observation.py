@@ -324,9 +324,9 @@ class SeatEncoder:
         self._totals: tuple[list[int], list[float]] = ([], [])
         self._weights = encoder._weights.astype(np.float32) if encoder._scaled else None
         self._unique = not encoder._scaled  # one copy of each card: sets tell the changes
-        self._hand: Sequence[int] = ()
+        self._hand: list[int] = []
         self._choosing: tuple[int, ...] = ()
-        self._pile: Sequence[int] = ()
+        self._pile: list[int] = []
         self._top: dict[int, float] = {}
         self._taken = -1
         self._melds: list[Meld] = []
@@ -339,6 +339,19 @@ class SeatEncoder:
         counts = self._counts
         at = plane * CARD_CODES
         unseen = self._encoder._unseen
+        k = len(old)
+        if len(new) >= k and new[:k] == old:  # cards added on top (a draw, a discard)
+            for c in new[k:]:
+                counts[at + c] += 1.0
+                if placed:
+                    counts[unseen + c] -= 1.0
+            return
+        if old[:len(new)] == new:  # cards taken from the top
+            for c in old[len(new):]:
+                counts[at + c] -= 1.0
+                if placed:
+                    counts[unseen + c] += 1.0
+            return
         if self._unique:
             before, after = set(old), set(new)
             for c in before - after:
