@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import importlib.util
+import pickle
 import random
 import re
 from pathlib import Path
@@ -457,3 +458,26 @@ def test_kept_observations_and_masks_equal_the_ones_made_from_scratch(
             e.step(int(legal[rng.randrange(len(legal))]))
             steps += 1
     assert steps > 100
+
+
+def test_a_copied_environment_keeps_observing_its_own_deal() -> None:
+    # Each seat's kept observation is an array and a numpy view of it: a deep copy (or a
+    # pickle) must get both anew, and go on agreeing with the encoding from scratch.
+    e = RummyEnv("classic", 2, seed=5)
+    e.reset()
+    rng = random.Random(5)
+    for _ in range(12):
+        legal = np.flatnonzero(e.observe(e.agent_selection)["action_mask"])
+        e.step(int(legal[rng.randrange(len(legal))]))
+    for twin in (copy.deepcopy(e), pickle.loads(pickle.dumps(e))):
+        for env_ in (twin, e):
+            for _ in range(20):
+                if any(env_.terminations.values()):
+                    break
+                agent = env_.agent_selection
+                seat = env_.possible_agents.index(agent)
+                obs = env_.observe(agent)["observation"]
+                assert np.array_equal(obs, reference_observation(env_.encoder, env_.match,
+                                                                 seat, env_.choosing))
+                legal = np.flatnonzero(env_.observe(agent)["action_mask"])
+                env_.step(int(legal[rng.randrange(len(legal))]))

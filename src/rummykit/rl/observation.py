@@ -332,6 +332,15 @@ class SeatEncoder:
         self._melds: list[Meld] = []
         self._known: tuple[tuple[int, ...], ...] = ((),) * encoder.layout.players
 
+    def __getstate__(self) -> dict[str, object]:
+        return {name: getattr(self, name) for name in self.__slots__ if name != "_vector"}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        # A copy (copy.deepcopy, pickle) gets its own array: the view is made over it.
+        for name, value in state.items():
+            setattr(self, name, value)
+        self._vector = np.frombuffer(self._counts, dtype=np.float32)
+
     def _change(self, plane: int, old: Sequence[int], new: Sequence[int],
                 placed: bool) -> None:
         """Plane ``plane`` counts ``new`` where it counted ``old``; with ``placed``, the
