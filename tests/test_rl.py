@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import importlib.util
+import pickle
 import random
 import re
 from pathlib import Path
@@ -31,7 +32,8 @@ from rummykit.rl import (  # noqa: E402
     env,
     max_table_melds,
 )
-from rummykit.rl.actions import DISCARD, LAY_MELD, MELD_CARD  # noqa: E402
+from rummykit.rl.actions import DISCARD, LAY_MELD, MELD_CARD, MeldChoice  # noqa: E402
+from rummykit.rl.observation import SeatEncoder, reference_observation  # noqa: E402
 from rummykit.rules import PRESETS, preset  # noqa: E402
 from rummykit.views import sight, view  # noqa: E402
 
@@ -176,6 +178,10 @@ def test_observation_never_depends_on_hidden_cards(rules: str, players: int) -> 
                     checked += 1
                 mine = encoder.encode(sight(deal, seat))
                 assert np.array_equal(mine, encoder.encode(sight(other, seat)))
+                kept = SeatEncoder(encoder, seat).encode(deal, (0,) * players)
+                assert np.array_equal(kept, mine)
+                assert np.array_equal(kept, SeatEncoder(encoder, seat).encode(other,
+                                                                            (0,) * players))
             legal = deal.legal_actions()
             deal.push(legal[rng.randrange(len(legal))])
     assert checked > 5, "the sampled deals differed in their hidden cards"
@@ -399,3 +405,79 @@ def test_a_ramino_match_episode_runs_to_the_last_player_left(reward: str) -> Non
                 expected[e.possible_agents[s]] += (
                     -deal.result.points[s] + sum(others) / len(others)) / 101
         assert earned == pytest.approx(expected)
+
+
+def _reference_mask(e: RummyEnv, agent: str) -> np.ndarray:
+    """The mask made from scratch: the engine's legal actions of the seat to move, or the
+    meld steps that continue the cards chosen so far."""
+    mask = np.zeros(e.codec.size, dtype=np.int8)
+    if agent != e.agent_selection or e.terminations[agent]:
+        return mask
+    legal = e.deal.legal_actions()
+    if not e.choosing:
+        mask[[e.codec.indices([a])[0] for a in legal]] = 1
+        return mask
+    tree = MeldChoice([a.cards for a in legal if a.kind == "meld"])
+    for card in tree.next_cards(e.choosing):
+        mask[MELD_CARD + card] = 1
+    if tree.is_meld(e.choosing):
+        mask[LAY_MELD] = 1
+    return mask
+
+
+@pytest.mark.parametrize(("rules", "players", "episode"), [
+    *[(name, 2, "deal") for name in PRESETS], ("classic", 3, "deal"), ("basic", 6, "deal"),
+    ("ramino", 4, "deal"), ("rummy500", 4, "deal"), ("classic", 2, "match"),
+    ("ramino", 3, "match"),
+])
+@pytest.mark.parametrize("who", ["mover", "everyone"])
+def test_kept_observations_and_masks_equal_the_ones_made_from_scratch(
+        rules: str, players: int, episode: str, who: str) -> None:
+    # The environment keeps each seat's observation between steps and encodes again only
+    # what changed; at every step of random episodes it must equal the observation
+    # encoded from the seat's sight, and the mask the one made from the legal actions.
+    # "mover": only the seat to move looks (so a seat's kept vector is several actions
+    # old, as in training); "everyone": every seat looks at every step.
+    e = RummyEnv(rules, players, seed=11, episode=episode)  # type: ignore[arg-type]
+    rng = random.Random(11)
+    steps = 0
+    for _ in range(2 if episode == "match" else 6):
+        e.reset()
+        while not all(e.terminations.values()) and steps < 6000:
+            looking = e.agents if who == "everyone" else [e.agent_selection]
+            for agent in looking:
+                seat = e.possible_agents.index(agent)
+                obs = e.observe(agent)
+                mover = agent == e.agent_selection and not e.terminations[agent]
+                expected = reference_observation(e.encoder, e.match, seat,
+                                                 e.choosing if mover else ())
+                assert np.array_equal(obs["observation"], expected), (rules, steps, agent)
+                assert obs["observation"].dtype == np.float32
+                assert np.array_equal(obs["action_mask"], _reference_mask(e, agent))
+            legal = np.flatnonzero(e.observe(e.agent_selection)["action_mask"])
+            e.step(int(legal[rng.randrange(len(legal))]))
+            steps += 1
+    assert steps > 100
+
+
+def test_a_copied_environment_keeps_observing_its_own_deal() -> None:
+    # Each seat's kept observation is an array and a numpy view of it: a deep copy (or a
+    # pickle) must get both anew, and go on agreeing with the encoding from scratch.
+    e = RummyEnv("classic", 2, seed=5)
+    e.reset()
+    rng = random.Random(5)
+    for _ in range(12):
+        legal = np.flatnonzero(e.observe(e.agent_selection)["action_mask"])
+        e.step(int(legal[rng.randrange(len(legal))]))
+    for twin in (copy.deepcopy(e), pickle.loads(pickle.dumps(e))):
+        for env_ in (twin, e):
+            for _ in range(20):
+                if any(env_.terminations.values()):
+                    break
+                agent = env_.agent_selection
+                seat = env_.possible_agents.index(agent)
+                obs = env_.observe(agent)["observation"]
+                assert np.array_equal(obs, reference_observation(env_.encoder, env_.match,
+                                                                 seat, env_.choosing))
+                legal = np.flatnonzero(env_.observe(agent)["action_mask"])
+                env_.step(int(legal[rng.randrange(len(legal))]))

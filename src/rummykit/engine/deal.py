@@ -327,11 +327,12 @@ class Deal:
     def known_cards(self) -> tuple[tuple[int, ...], ...]:
         """For each seat, the cards every player knows it holds: ``knowledge(seat).known``
         without joining any seat's own hand to it, so it is cheap to ask at every move."""
-        from rummykit.engine.knowledge import Tracker
+        tracker = self._tracker
+        if tracker is None:
+            from rummykit.engine.knowledge import Tracker
 
-        if self._tracker is None:
-            self._tracker = Tracker(self)
-        return self._tracker.known_cards(self)
+            tracker = self._tracker = Tracker(self)
+        return tracker.known_cards(self)
 
     # -- legal actions -----------------------------------------------------------------
 

@@ -97,7 +97,8 @@ class Tracker:
     """The public record of one deal, followed action by action (see the module's
     description). The deal keeps one and brings it up to date when asked."""
 
-    __slots__ = ("done", "events_done", "groups", "known", "pile", "slots", "stock")
+    __slots__ = ("_known_cards", "done", "events_done", "groups", "known", "pile", "slots",
+                 "stock")
 
     done: int
     """Actions of the deal followed so far."""
@@ -112,6 +113,8 @@ class Tracker:
     """The cards of each group whose places nobody outside knows."""
 
     def __init__(self, deal: Deal | None = None) -> None:
+        self._known_cards: tuple[tuple[int, ...], ...] | None = None
+        """:meth:`known_cards` as last made; None once ``known`` has changed since."""
         if deal is None:
             return
         layout = deal.layout
@@ -135,6 +138,7 @@ class Tracker:
         new.slots = [s[:] for s in self.slots]
         new.stock = self.stock[:]
         new.groups = [g.copy() for g in self.groups]
+        new._known_cards = self._known_cards
         return new
 
     # -- following the deal ----------------------------------------------------------
@@ -142,6 +146,8 @@ class Tracker:
     def advance(self, deal: Deal) -> None:
         """Follow every action and stock event of ``deal`` not followed yet."""
         events = deal.events
+        if self.done == deal.move_count and self.events_done == len(events):
+            return
         for i, (seat, action) in enumerate(deal.moves_since(self.done), self.done):
             self._events_before(events, i)
             match action.kind:
@@ -149,6 +155,7 @@ class Tracker:
                     place = self.stock.pop()
                     if place >= 0:
                         self.known[seat].append(place)
+                        self._known_cards = None
                     else:
                         self.slots[seat][-place - 1] += 1
                 case "draw-pile":
@@ -158,6 +165,7 @@ class Tracker:
                         index = max(j for j, c in enumerate(pile) if c == action.cards[0])
                     self.known[seat].extend(pile[index:])
                     del pile[index:]
+                    self._known_cards = None
                 case "meld" | "layoff":
                     for c in action.cards:
                         self._lay(seat, c)
@@ -189,6 +197,7 @@ class Tracker:
         known = self.known[seat]
         if card in known:
             known.remove(card)
+            self._known_cards = None
             return
         slots = self.slots[seat]
         for g, group in enumerate(self.groups):
@@ -206,7 +215,9 @@ class Tracker:
     def known_cards(self, deal: Deal) -> tuple[tuple[int, ...], ...]:
         """For each seat, the cards every player knows it holds, sorted."""
         self.advance(deal)
-        return tuple(tuple(sorted(k)) for k in self.known)
+        if self._known_cards is None:
+            self._known_cards = tuple(tuple(sorted(k)) for k in self.known)
+        return self._known_cards
 
     def knowledge(self, deal: Deal, seat: int) -> Knowledge:
         """``seat``'s knowledge now: the public record joined with its own hand."""

@@ -31,9 +31,9 @@ from rummykit.engine.deal import Deal
 from rummykit.engine.match import Match
 from rummykit.errors import IllegalActionError
 from rummykit.rl.actions import LAY_MELD, MELD_CARD, ActionCodec, MeldChoice
-from rummykit.rl.observation import Encoder
+from rummykit.rl.observation import Encoder, SeatEncoder
 from rummykit.rules import Rules
-from rummykit.views import sight, view
+from rummykit.views import view
 
 __all__ = ["Episode", "RewardKind", "RummyEnv", "deal_rewards", "env", "match_rewards",
            "resolve_rules"]
@@ -137,6 +137,8 @@ class RummyEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZ
         self.illegal_reward = None if illegal_reward is None else float(illegal_reward)
         self.codec = ActionCodec(self.rules)
         self.encoder = Encoder(self.rules, players)
+        self._seat_encoders = [SeatEncoder(self.encoder, seat) for seat in range(players)]
+        self._seat_of = {f"player_{i}": i for i in range(players)}
         target = self.rules.target_for(players)
         self.reward_scale = float(target if target else 100)
         self.possible_agents = [f"player_{i}" for i in range(players)]
@@ -154,7 +156,8 @@ class RummyEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZ
         self._seeds = random.Random(seed)
         self.match: Match | None = None
         self._choosing: tuple[int, ...] = ()
-        self._melds = MeldChoice([])
+        self._legal: list[Action] = []
+        self._melds: MeldChoice | None = None
         self._mask = np.zeros(size, dtype=np.int8)
         self._no_mask = np.zeros(size, dtype=np.int8)
         self._observed: dict[str, Observation] = {}
@@ -208,8 +211,8 @@ class RummyEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZ
         assert self.match is not None
         deal = self.match.deal
         self._observed = {}
-        legal = deal.legal_actions()
-        self._melds = MeldChoice([a.cards for a in legal if a.kind == "meld"])
+        legal = self._legal = deal.legal_actions()
+        self._melds = None  # made at the first meld step
         mask = np.zeros(self.codec.size, dtype=np.int8)
         mask[self.codec.indices(legal)] = 1
         self._mask = mask
@@ -219,10 +222,13 @@ class RummyEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZ
         """A meld step: ``card`` joins the meld being chosen."""
         self._choosing += (card,)
         self._observed = {}
+        melds = self._melds
+        if melds is None:
+            melds = self._melds = MeldChoice([a.cards for a in self._legal if a.kind == "meld"])
         mask = np.zeros(self.codec.size, dtype=np.int8)
-        for nxt in self._melds.next_cards(self._choosing):
+        for nxt in melds.next_cards(self._choosing):
             mask[MELD_CARD + nxt] = 1
-        if self._melds.is_meld(self._choosing):
+        if melds.is_meld(self._choosing):
             mask[LAY_MELD] = 1
         self._mask = mask
 
@@ -231,11 +237,12 @@ class RummyEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZ
         if kept is not None:
             return kept
         assert self.match is not None
-        seat = self.possible_agents.index(agent)
+        seat = self._seat_of[agent]
         mover = agent == self.agent_selection and not self.terminations.get(agent, True)
-        seen = sight(self.match, seat, legal=False)
+        match = self.match
         out: Observation = {
-            "observation": self.encoder.encode(seen, self._choosing if mover else ()),
+            "observation": self._seat_encoders[seat].encode(
+                match.deal, match.totals, self._choosing if mover else ()),
             "action_mask": self._mask.copy() if mover else self._no_mask.copy(),
         }
         self._observed[agent] = out

@@ -36,6 +36,9 @@ refills used, each divided by the rules' limit (2).
 
 from __future__ import annotations
 
+from array import array
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import cast
 
@@ -43,12 +46,14 @@ import numpy as np
 import numpy.typing as npt
 
 from rummykit.cards import JOKER_CODE
+from rummykit.engine.deal import Deal
+from rummykit.engine.match import Match
 from rummykit.melds import Meld
 from rummykit.rl.actions import CARD_CODES, max_table_melds
 from rummykit.rules import Rules
-from rummykit.views import Sight
+from rummykit.views import Sight, sight
 
-__all__ = ["FIXED_PLANES", "Encoder", "Layout"]
+__all__ = ["FIXED_PLANES", "Encoder", "Layout", "SeatEncoder", "reference_observation"]
 
 FIXED_PLANES = ("hand", "choosing", "pile_order", "pile", "taken", "table", "mine_known")
 """The first planes, whatever the player count."""
@@ -279,6 +284,12 @@ class Encoder:
         ]
 
 
+def _meld_entries(meld: Meld) -> list[int]:
+    """A meld's entries in its plane, as card codes: its places, then a joker column
+    entry for each joker in it."""
+    return [*_places(meld), *[JOKER_CODE for c in meld.cards if c == JOKER_CODE]]
+
+
 def _places(meld: Meld) -> list[int]:
     """The card codes the places of a meld stand for: a run's every place, a set's
     natural cards (its jokers stand for suits that the set does not name)."""
@@ -286,3 +297,191 @@ def _places(meld: Meld) -> list[int]:
         return [c for c in meld.cards if c != JOKER_CODE]
     base = meld.suit * 13
     return [base + (0 if pos == 14 else pos - 1) for pos in range(meld.low, meld.high + 1)]
+
+
+class SeatEncoder:
+    """One seat's observations, kept from one call to the next: only what changed since
+    the seat's last observation is written again, read straight from the deal (the
+    seat's own hand, never another's).
+
+    The planes are kept as counts (and heights and scalars) in a float32 ``array``, where
+    single-entry writes are cheap; each observation is that array scaled by the copies
+    of each card, which gives the same numbers as :meth:`Encoder.encode` of the seat's
+    :func:`~rummykit.views.sight` (a small count times a float32 weight is exact in
+    float64, so rounding it once to float32 is what float32 multiplication does; the
+    tests compare the two at every step of random episodes)."""
+
+    __slots__ = ("_choosing", "_counts", "_encoder", "_hand", "_known", "_melds", "_pile",
+                 "_seat", "_taken", "_top", "_totals", "_unique", "_vector", "_weights")
+
+    def __init__(self, encoder: Encoder, seat: int) -> None:
+        self._encoder = encoder
+        self._seat = seat
+        # The observation of nothing: no card counted, every card unseen.
+        self._counts = array("f", encoder._base.astype(np.float32).tobytes())
+        self._vector: Vector = np.frombuffer(self._counts, dtype=np.float32)
+        """The same memory as ``_counts`` (which keeps its size, so the view stays valid)."""
+        self._totals: tuple[list[int], list[float]] = ([], [])
+        self._weights = encoder._weights.astype(np.float32) if encoder._scaled else None
+        self._unique = not encoder._scaled  # one copy of each card: sets tell the changes
+        self._hand: list[int] = []
+        self._choosing: tuple[int, ...] = ()
+        self._pile: list[int] = []
+        self._top: dict[int, float] = {}
+        self._taken = -1
+        self._melds: list[Meld] = []
+        self._known: tuple[tuple[int, ...], ...] = ((),) * encoder.layout.players
+
+    def __getstate__(self) -> dict[str, object]:
+        return {name: getattr(self, name) for name in self.__slots__ if name != "_vector"}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        # A copy (copy.deepcopy, pickle) gets its own array: the view is made over it.
+        for name, value in state.items():
+            setattr(self, name, value)
+        self._vector = np.frombuffer(self._counts, dtype=np.float32)
+
+    def _change(self, plane: int, old: Sequence[int], new: Sequence[int],
+                placed: bool) -> None:
+        """Plane ``plane`` counts ``new`` where it counted ``old``; with ``placed``, the
+        unseen plane counts the difference the other way."""
+        counts = self._counts
+        at = plane * CARD_CODES
+        unseen = self._encoder._unseen
+        k = len(old)
+        if len(new) >= k and new[:k] == old:  # cards added on top (a draw, a discard)
+            for c in new[k:]:
+                counts[at + c] += 1.0
+                if placed:
+                    counts[unseen + c] -= 1.0
+            return
+        if old[:len(new)] == new:  # cards taken from the top
+            for c in old[len(new):]:
+                counts[at + c] -= 1.0
+                if placed:
+                    counts[unseen + c] += 1.0
+            return
+        if self._unique:
+            before, after = set(old), set(new)
+            for c in before - after:
+                counts[at + c] = 0.0
+                if placed:
+                    counts[unseen + c] += 1.0
+            for c in after - before:
+                counts[at + c] = 1.0
+                if placed:
+                    counts[unseen + c] -= 1.0
+            return
+        delta = Counter(new)
+        delta.subtract(old)
+        for c, d in delta.items():
+            if d:
+                counts[at + c] += d
+                if placed:
+                    counts[unseen + c] -= d
+
+    def encode(self, deal: Deal, totals: Sequence[int], choosing: tuple[int, ...] = ()) -> Vector:
+        """The seat's observation of ``deal`` now (a new array), with ``totals`` the match
+        totals and ``choosing`` the cards picked for a new meld."""
+        encoder = self._encoder
+        layout = encoder.layout
+        counts = self._counts
+        seat = self._seat
+        hand = deal.hands[seat]
+        if hand != self._hand:
+            self._change(0, self._hand, hand, True)
+            self._hand = hand[:]
+        if choosing != self._choosing:
+            self._change(1, self._choosing, choosing, False)
+            self._choosing = choosing
+        pile = deal.pile
+        if pile != self._pile:
+            self._change(3, self._pile, pile, True)
+            self._pile = pile[:]
+            visible = pile if encoder.rules.draw_pile == "any" else pile[-1:]
+            n = len(visible)
+            heights = {c: (i + 1) / n for i, c in enumerate(visible)}  # the higher copy stays
+            at = 2 * CARD_CODES
+            for c in self._top:
+                counts[at + c] = 0.0
+            for c, h in heights.items():
+                counts[at + c] = h
+            self._top = heights
+        taken = deal.taken if deal.taken >= 0 else deal.pending
+        if taken != self._taken:
+            if self._taken >= 0:
+                counts[4 * CARD_CODES + self._taken] = 0.0
+            if taken >= 0:
+                counts[4 * CARD_CODES + taken] = 1.0
+            self._taken = taken
+        table = deal.table
+        melds = self._melds
+        if table != melds:
+            self._change(5, [c for m in melds for c in m.cards],
+                         [c for m in table for c in m.cards], True)
+            for m, meld in enumerate(table):
+                if m >= len(melds) or meld is not melds[m]:
+                    self._change(layout.meld_planes + m, _meld_entries(melds[m])
+                                 if m < len(melds) else (), _meld_entries(meld), False)
+            for m in range(len(table), len(melds)):
+                self._change(layout.meld_planes + m, _meld_entries(melds[m]), (), False)
+            self._melds = table[:]
+        known = deal.known_cards()
+        before = self._known
+        if known is not before:
+            p = layout.players
+            for r in range(p):
+                s = (seat + r) % p
+                if known[s] != before[s]:
+                    self._change(6 if r == 0 else layout.opponent_planes + r - 1,
+                                 before[s], known[s], r > 0)
+            self._known = known
+        counts[encoder._cards:] = array("f", self._scalars(deal, totals, choosing))
+        vector = self._vector
+        return vector.copy() if self._weights is None else vector * self._weights
+
+    def _scalars(self, deal: Deal, totals: Sequence[int], choosing: tuple[int, ...]
+                 ) -> list[float]:
+        """The scalar features (as :meth:`Encoder.scalar_values` makes them), each seat's
+        list turned to start at this seat."""
+        encoder = self._encoder
+        seat = self._seat
+        p = encoder._players
+        phase = deal.phase
+        flags = [0.0] * (3 + 2 * p)
+        flags[2 if choosing else 0 if phase == "draw" else 1 if phase == "play" else 2] = \
+            1.0 if choosing or phase != "over" else 0.0
+        if phase != "over":
+            flags[3 + (deal.to_move - seat) % p] = 1.0
+        flags[3 + p + (deal.dealer - seat) % p] = 1.0
+        deck = encoder.deck
+        sizes = [len(h) / deck for h in deal.hands]
+        seats = range(p)
+        opened = [*map(deal.opened, seats)]
+        laid = [*map(deal.has_laid, seats)]
+        active = deal.active
+        kept, part = self._totals
+        if totals != kept:
+            scale = encoder._scale
+            part = [min(2.0, max(-2.0, t / scale)) for t in totals]
+            self._totals = (list(totals), part)
+        rules = encoder.rules
+        return [
+            *flags, *sizes[seat:], *sizes[:seat],
+            len(deal.stock) / deck, len(deal.pile) / deck,
+            len(deal.table) / encoder._max_melds,
+            *opened[seat:], *opened[:seat], *laid[seat:], *laid[:seat],
+            *active[seat:], *active[:seat], *part[seat:], *part[:seat],
+            1.0 if deal.turn_melds else 0.0,
+            min(2.0, deal.turn_value / encoder.opening) if rules.opening else 0.0,
+            min(1.0, deal.turn_overs_used / encoder._turn_overs),
+            min(1.0, deal.refills_used / encoder._refills[sum(active)]),
+        ]
+
+
+def reference_observation(encoder: Encoder, game: Match | Deal, seat: int,
+                          choosing: tuple[int, ...] = ()) -> Vector:
+    """The observation encoded from scratch, from the seat's
+    :func:`~rummykit.views.sight`: the plain definition that :class:`SeatEncoder`'s kept
+    vectors are tested against."""
+    return encoder.encode(sight(game, seat, legal=False), choosing)
