@@ -255,12 +255,7 @@ class Encoder:
         seat = seen.seat
         order = self._orders[seat]
         phase = seen.phase
-        flags = [0.0] * (3 + 2 * p)
-        flags[2 if choosing else 0 if phase == "draw" else 1 if phase == "play" else 2] = \
-            1.0 if choosing or phase != "over" else 0.0
-        if phase != "over":
-            flags[3 + (seen.to_move - seat) % p] = 1.0
-        flags[3 + p + (seen.dealer - seat) % p] = 1.0
+        flags = _flags(phase, seen.to_move, seen.dealer, seat, p, bool(choosing))
         deck = self.deck
         sizes = seen.hand_sizes
         scale = self._scale
@@ -448,12 +443,7 @@ class SeatEncoder:
         seat = self._seat
         p = encoder._players
         phase = deal.phase
-        flags = [0.0] * (3 + 2 * p)
-        flags[2 if choosing else 0 if phase == "draw" else 1 if phase == "play" else 2] = \
-            1.0 if choosing or phase != "over" else 0.0
-        if phase != "over":
-            flags[3 + (deal.to_move - seat) % p] = 1.0
-        flags[3 + p + (deal.dealer - seat) % p] = 1.0
+        flags = _flags(phase, deal.to_move, deal.dealer, seat, p, bool(choosing))
         deck = encoder.deck
         sizes = [len(h) / deck for h in deal.hands]
         seats = range(p)
@@ -485,3 +475,16 @@ def reference_observation(encoder: Encoder, game: Match | Deal, seat: int,
     :func:`~rummykit.views.sight`: the plain definition that :class:`SeatEncoder`'s kept
     vectors are tested against."""
     return encoder.encode(sight(game, seat, legal=False), choosing)
+
+
+def _flags(phase: str, to_move: int, dealer: int, seat: int, players: int,
+           choosing: bool) -> list[float]:
+    """The phase (draw, play, choosing cards of a meld; none once the deal is over), the
+    seat to move and the dealer, each seat counted from ``seat``."""
+    flags = [0.0] * (3 + 2 * players)
+    flags[2 if choosing else 0 if phase == "draw" else 1 if phase == "play" else 2] = \
+        1.0 if choosing or phase != "over" else 0.0
+    if phase != "over":
+        flags[3 + (to_move - seat) % players] = 1.0
+    flags[3 + players + (dealer - seat) % players] = 1.0
+    return flags
