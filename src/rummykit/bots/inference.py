@@ -142,11 +142,11 @@ def observations(view: View) -> Observations:
     stop = max((index for index, _ in view.events), default=-1)
     start = view.history_length - len(view.history)
     events: list[list[tuple[int, str, int]]] = [[] for _ in range(players)]
-    turns = [0] * players  # each seat's discards met so far, walking back
+    turns = [0] * players  # each seat's discards this deal
     for seat, action in view.history:
         if action.kind == "discard":
             turns[seat] += 1
-    after = [0] * players
+    after = [0] * players  # each seat's discards met so far, walking back
     for index in range(len(view.history) - 1, -1, -1):
         if start + index <= stop:
             break
