@@ -114,11 +114,11 @@ class Observations:
     """For each seat, the card that ended its last turn (-1 before its first)."""
     last_taken: tuple[int, ...]
     """For each seat, the pile card it took in its last turn (-1: it drew from the stock)."""
-    events: tuple[tuple[tuple[int, str, int], ...], ...] = ()
+    events: tuple[tuple[tuple[int, str, int], ...], ...]
     """For each seat, what it did with pile cards, latest first: ``(age, kind, card)``
     where ``kind`` is ``"discarded"``, ``"took"`` or ``"declined"`` and ``age`` counts the
     seat's turns since (0: its latest turn)."""
-    turns: tuple[int, ...] = ()
+    turns: tuple[int, ...]
     """For each seat, how many turns it has ended with a discard this deal."""
 
 
@@ -260,7 +260,7 @@ def card_features(card: int, seat: int, seen: Observations, held: Sequence[int],
     if card == JOKER_CODE:
         return [0.0] * len(CARD_FEATURES)
     events = [0.0] * (len(_KINDS) * len(_RELATIONS) * len(_AGES))
-    for age, kind, other in seen.events[seat] if seen.events else ():
+    for age, kind, other in seen.events[seat]:
         relation = _relation(card, other)
         if relation >= 0:
             slot = _KINDS.index(kind) * len(_RELATIONS) + relation
@@ -278,7 +278,7 @@ def card_features(card: int, seat: int, seen: Observations, held: Sequence[int],
                and all(r == rank or suit_card(suit, r) not in out for r in ranks[i:i + 3]))
     fits_table = float(any(fits(m, card, rules) for m in table))
     points = card_points(card, rules) / 10
-    late = (seen.turns[seat] if seen.turns else 0) / 10
+    late = seen.turns[seat] / 10
     return [*events, *kept, float(sets), float(runs), fits_table, points,
             sets * late, runs * late, points * late]
 
