@@ -1,5 +1,8 @@
 """The pages in a real browser: Playwright (sync API) with Debian's Chromium against the app
-served by ``rummykit serve`` in a subprocess, on SQLite and on PostgreSQL.
+served by ``rummykit serve`` in a subprocess. This module's server keeps its tables in
+SQLite, as ``make run`` does; the online tests (test_browser_online.py) use PostgreSQL, as
+a server shared by many people does, and the restart test runs on both. Every server
+behaviour is also tested on both databases without a browser (test_api.py and the rest).
 
 The player's strategy: draw from the stock (the stock card, the button or the key ``s``),
 meld the longest meld on offer, else lay off, else discard the highest card. The page's own
@@ -125,16 +128,22 @@ def database(request: pytest.FixtureRequest, workdir: Path) -> str:
     return new_postgres_database(request.getfixturevalue("postgres_server"), "webui")
 
 
-@pytest.fixture(scope="module", params=DATABASES)
-def server(request: pytest.FixtureRequest,
-           tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """One server per database for the module's tests."""
+def module_server(request: pytest.FixtureRequest,
+                  tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server for a module's tests, on the database of ``request.param``."""
     workdir = tmp_path_factory.mktemp(f"server-{request.param}")
     running = Server(database(request, workdir), workdir)
     running.start()
     yield running
     running.stop()
     running.check_log()
+
+
+@pytest.fixture(scope="module", params=["sqlite"])
+def server(request: pytest.FixtureRequest,
+           tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """The server of this module's tests, on SQLite (the database of ``make run``)."""
+    yield from module_server(request, tmp_path_factory)
 
 
 @pytest.fixture(params=DATABASES)

@@ -2,10 +2,12 @@
 storage, so their own key): a seat belongs to the first browser that opens its link, a
 second tab of that browser takes the seat over, everyone sees who is connected, the
 browser that made the table manages its links, and "my tables" finds every seat again.
+The server keeps its tables in PostgreSQL, as a server shared by many people does.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -14,13 +16,20 @@ from . import test_browser
 from ._support import bot, person
 from .test_browser import Pages, Server, axe_problems, ready
 
-# The browser tests' fixtures: a server per database, contexts, screenshots (Chromium is
-# the web tests' conftest's).
-server = test_browser.server
+# The browser tests' fixtures: contexts, screenshots (Chromium is the web tests'
+# conftest's).
 pages = test_browser.pages
 shot = test_browser.shot
 
 pytest.importorskip("playwright.sync_api")
+
+
+@pytest.fixture(scope="module", params=["postgres"])
+def server(request: pytest.FixtureRequest,
+           tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """The server of this module's tests, on PostgreSQL (the database of a server shared
+    by many people; skipped where PostgreSQL is not installed)."""
+    yield from test_browser.module_server(request, tmp_path_factory)
 
 
 def open_seat(pages: Pages, server: Server, link: str, **options: Any) -> Any:
