@@ -57,8 +57,9 @@ class Action(NamedTuple):
         return tuple(CARDS[c] for c in self.cards)
 
     @staticmethod
-    def parse(text: str) -> Action:
-        """Parse one action in the record notation; bad notation raises :class:`NotationError`."""
+    def parse(text: object) -> Action:
+        """Parse one action in the record notation; bad notation (or anything but a string)
+        raises :class:`NotationError`."""
         if not isinstance(text, str):
             raise NotationError(f"an action is a string, not {type(text).__name__}")
         words = text.split()

@@ -22,7 +22,7 @@ the no-dead-ends rule in :mod:`rummykit.engine.finish`, the deal's score in
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Literal, TypeAlias
+from typing import TYPE_CHECKING, Literal
 
 from rummykit.cards import format_cards
 from rummykit.engine.actions import DISCARDS, DRAW_PILE, DRAW_STOCK, END, PILE_DRAWS, Action
@@ -67,13 +67,21 @@ DrawRefusal = Literal["pile-card-unusable", "pile-draw-dead-end"]
 DiscardRefusal = Literal["must-use-pile-card", "opening-short", "taken-discard"]
 """The rules that can forbid a discard."""
 
-MoveLog: TypeAlias = "tuple[MoveLog, int, Action] | None"
-"""The moves of a deal, newest first, each linked to the ones before it: (the moves before,
-the seat, the action). Immutable, so copies of a deal share it."""
-
 Event = Literal["turn-over", "refill"]
 """What happens to the stock between actions: the pile turned over into a new stock, or
 all of it but its top card shuffled into one."""
+
+
+class _Move:
+    """One move of a deal, linked to the moves before it (None before the first): the
+    moves of a deal newest first. Immutable, so copies of a deal share them."""
+
+    __slots__ = ("action", "before", "seat")
+
+    def __init__(self, before: _Move | None, seat: int, action: Action) -> None:
+        self.before = before
+        self.seat = seat
+        self.action = action
 
 
 class Deal:
@@ -138,7 +146,7 @@ class Deal:
     refills_used: int
     _opened: list[bool]
     _laid: list[bool]
-    _log: MoveLog
+    _log: _Move | None
     _move_count: int
     _pile_log: list[tuple[int, tuple[int, ...]]]
     _events: tuple[tuple[int, Event], ...]  # rare and immutable: shared by copies
@@ -149,8 +157,15 @@ class Deal:
 
     def __init__(
         self, rules: Rules, *, players: int, dealer: int, layout: Layout, seed: int = 0,
-        index: int = 0, active: Sequence[bool] | None = None,
+        index: int = 0, active: Sequence[bool] | None = None, _blank: bool = False,
     ) -> None:
+        if _blank:
+            # For copy() and determinize(), which set every field themselves (a deal made
+            # this way is not checked and not ready to play until they have).
+            self.rules, self.players, self.dealer, self.layout = rules, players, dealer, layout
+            self.seed, self.index = seed, index
+            self.active = tuple(active) if active is not None else (True,) * players
+            return
         rules.check_players(players)
         if not 0 <= dealer < players:
             raise RecordError(f"dealer {dealer} is not a seat (0 to {players - 1})")
@@ -204,14 +219,8 @@ class Deal:
 
     def copy(self) -> Deal:
         """An independent copy (cheap: melds are immutable and shared)."""
-        new = Deal.__new__(Deal)
-        new.rules = self.rules
-        new.players = self.players
-        new.dealer = self.dealer
-        new.active = self.active
-        new.seed = self.seed
-        new.index = self.index
-        new.layout = self.layout
+        new = Deal(self.rules, players=self.players, dealer=self.dealer, layout=self.layout,
+                   seed=self.seed, index=self.index, active=self.active, _blank=True)
         new.hands = [h[:] for h in self.hands]
         new.stock = self.stock[:]
         new.pile = self.pile[:]
@@ -242,7 +251,7 @@ class Deal:
         self._log = None
         self._move_count = 0
         for seat, action in moves:
-            self._log = (self._log, seat, action)
+            self._log = _Move(self._log, seat, action)
             self._move_count += 1
 
     # -- reading the state -------------------------------------------------------------
@@ -280,7 +289,7 @@ class Deal:
     @property
     def last_mover(self) -> int | None:
         """The seat that played the last action of the deal (None before any)."""
-        return self._log[1] if self._log is not None else None
+        return self._log.seat if self._log is not None else None
 
     @property
     def moves(self) -> tuple[tuple[int, Action], ...]:
@@ -288,8 +297,8 @@ class Deal:
         moves = []
         log = self._log
         while log is not None:
-            log, seat, action = log
-            moves.append((seat, action))
+            moves.append((log.seat, log.action))
+            log = log.before
         return tuple(reversed(moves))
 
     def moves_since(self, count: int) -> list[tuple[int, Action]]:
@@ -299,8 +308,8 @@ class Deal:
         log = self._log
         for _ in range(self._move_count - count):
             assert log is not None
-            log, seat, action = log
-            out.append((seat, action))
+            out.append((log.seat, log.action))
+            log = log.before
         out.reverse()
         return out
 
@@ -632,7 +641,7 @@ class Deal:
         """Play an action without checking it: only for actions from :meth:`legal_actions`."""
         seat = self.to_move
         rules = self.rules
-        self._log = (self._log, seat, action)
+        self._log = _Move(self._log, seat, action)
         self._move_count += 1
         match action.kind:
             case "draw-stock":

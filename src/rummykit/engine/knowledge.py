@@ -347,14 +347,10 @@ def determinize(source: View | Deal, rng: random.Random, *, seat: int | None = N
                 hands[s].extend(next(dealt) for _ in range(count))
         for place in group.stock:
             stock[place] = next(dealt)
-    deal = Deal.__new__(Deal)
-    deal.rules = v.rules
-    deal.players = players
-    deal.dealer = v.dealer
-    deal.active = v.active
-    deal.seed = rng.getrandbits(62)
-    deal.index = v.deal_number - 1
-    deal.layout = Layout(tuple(tuple(h) for h in hands), tuple(stock), tuple(k.pile))
+    layout = Layout(tuple(tuple(h) for h in hands), tuple(stock), tuple(k.pile))
+    deal = Deal(v.rules, players=players, dealer=v.dealer, layout=layout,
+                seed=rng.getrandbits(62), index=v.deal_number - 1, active=v.active,
+                _blank=True)
     deal.hands = hands
     deal.stock = stock[::-1]
     deal.pile = list(k.pile)
