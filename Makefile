@@ -4,7 +4,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 WEB_STAMP := $(VENV)/.installed-web
 
-.PHONY: run play test system-deps bench bench-rl clean
+.PHONY: run play test compiled system-deps bench bench-rl clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -35,10 +35,33 @@ run: $(WEB_STAMP)
 play: $(WEB_STAMP)
 	$(BIN)/rummykit play $(ARGS)
 
-test: $(STAMP) system-deps
+# The compiled build of the engine (setup.py, RUMMYKIT_COMPILE=1), made in a copy of the
+# sources so that the package in $(VENV) stays pure Python; the engine's test suite runs
+# against it too (RUMMYKIT_COMPILED=1 makes the tests check that they use it).
+COMPILED := build/compiled
+ENGINE_TESTS := tests/rules tests/oracle tests/test_random_play.py tests/test_golden_counts.py \
+	tests/test_shortcuts.py tests/test_meld_caches.py tests/test_knowledge.py \
+	tests/test_shuffle.py tests/test_record.py tests/test_record_schema.py \
+	tests/test_rules_options.py tests/test_public_view.py
+
+$(COMPILED)/.built: $(STAMP) setup.py pyproject.toml $(shell find src/rummykit -name '*.py')
+	rm -rf $(COMPILED) && mkdir -p $(COMPILED)
+	cp -r src setup.py pyproject.toml README.md $(COMPILED)/
+	cd $(COMPILED) && RUMMYKIT_COMPILE=1 $(abspath $(BIN))/python setup.py -q build_ext \
+		--inplace >build.log 2>&1 || { tail -40 build.log; exit 1; }
+	touch $@
+
+compiled: $(COMPILED)/.built
+
+# The tests run on both cores, a file per process, except the web app's, which run one at a
+# time (they start servers and share one Chromium).
+test: $(STAMP) system-deps $(COMPILED)/.built
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy --strict src/rummykit
-	$(BIN)/pytest
+	$(BIN)/pytest -n 2 --dist loadfile --ignore=tests/web
+	$(BIN)/pytest tests/web
+	RUMMYKIT_COMPILED=1 PYTHONPATH=$(COMPILED)/src $(BIN)/pytest -p no:cacheprovider \
+		-n 2 $(ENGINE_TESTS)
 
 bench: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[bench]'
@@ -49,4 +72,4 @@ bench-rl: $(STAMP)
 	$(BIN)/python bench/rl.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build

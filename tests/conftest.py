@@ -65,6 +65,27 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "ray: starts a local Ray instance (part of the normal suite; skipped only "
         "when Ray is not installed)")
+    if os.environ.get("RUMMYKIT_COMPILED") == "1":
+        check_compiled()
+
+
+def check_compiled() -> None:
+    """With ``RUMMYKIT_COMPILED=1`` (the engine's suite run against the compiled build by
+    ``make test``), stop unless every module that setup.py compiles is imported from its
+    compiled extension: a wrong path would run the Python modules a second time instead."""
+    import importlib
+    import importlib.machinery
+
+    setup = (Path(__file__).parent.parent / "setup.py").read_text()
+    names = [path.replace("/", ".").removesuffix(".py")
+             for path in re.findall(r'"src/(rummykit/[\w/]+\.py)"', setup)]
+    assert names, "setup.py lists no compiled module"
+    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+    for name in names:
+        location = importlib.import_module(name).__file__ or ""
+        if not location.endswith(suffixes):
+            raise pytest.UsageError(f"RUMMYKIT_COMPILED=1 but {name} is {location}, not "
+                                    "compiled (build it with make test)")
 
 
 def _version_key(path: Path) -> tuple[int, ...]:

@@ -1,0 +1,39 @@
+"""The optional compiled build of the engine.
+
+``pip install .`` installs rummykit as pure Python (no compiler needed): everything is in
+pyproject.toml. With ``RUMMYKIT_COMPILE=1`` the engine's hot modules (:data:`COMPILED`)
+are compiled to C extensions with mypyc, which needs mypy and a C compiler in the
+building environment::
+
+    pip install mypy
+    RUMMYKIT_COMPILE=1 pip install --no-build-isolation .
+
+The compiled modules play exactly as the Python ones do: ``make test`` builds them into
+``build/compiled`` and runs the engine's test suite against them too.
+"""
+
+from __future__ import annotations
+
+import os
+
+from setuptools import setup
+
+COMPILED = [
+    "src/rummykit/melds.py",
+    "src/rummykit/engine/actions.py",
+    "src/rummykit/engine/deal.py",
+    "src/rummykit/engine/finish.py",
+    "src/rummykit/engine/knowledge.py",
+    "src/rummykit/engine/match.py",
+    "src/rummykit/engine/scoring.py",
+]
+"""The modules compiled: the move generator, the meld search and what a search bot runs
+in its rollouts. The rules, the cards, the shuffle and the front ends stay Python (they
+run once a deal, or check loosely typed input by hand)."""
+
+if os.environ.get("RUMMYKIT_COMPILE") == "1":
+    from mypyc.build import mypycify
+
+    setup(ext_modules=mypycify(COMPILED, opt_level="3"))
+else:
+    setup()
