@@ -24,12 +24,10 @@ COMPILED = [
     "src/rummykit/engine/deal.py",
     "src/rummykit/engine/finish.py",
     "src/rummykit/engine/knowledge.py",
-    "src/rummykit/engine/match.py",
-    "src/rummykit/engine/scoring.py",
 ]
 """The modules compiled: the move generator, the meld search and what a search bot runs
-in its rollouts. The rules, the cards, the shuffle and the front ends stay Python (they
-run once a deal, or check loosely typed input by hand)."""
+in its rollouts. The rules, the cards, the shuffle, the match, the scoring and the front
+ends stay Python (they run once a deal, or check loosely typed input by hand)."""
 
 if os.environ.get("RUMMYKIT_COMPILE") == "1":
     from mypyc.build import mypycify

@@ -8,16 +8,17 @@ file runs in the engine's suite against both builds.
 
 from __future__ import annotations
 
-import ast
+import copy
 import importlib.machinery
+import pickle
 import random
-from pathlib import Path
 
 import pytest
 
 import rummykit.engine.deal as deal_module
-from rummykit.engine import Deal
+from rummykit.engine import Deal, Match, determinize
 from rummykit.rules import PRESETS, preset
+from rummykit.views import view
 
 
 def test_the_module_knows_whether_it_runs_compiled() -> None:
@@ -26,21 +27,8 @@ def test_the_module_knows_whether_it_runs_compiled() -> None:
     assert deal_module.COMPILED is compiled
 
 
-def deal_slots() -> list[str]:
-    """The attributes of a deal, as its class lists them in its source (a compiled class
-    has no ``__slots__`` to read)."""
-    source = Path(__file__).parent.parent / "src" / "rummykit" / "engine" / "deal.py"
-    for node in ast.walk(ast.parse(source.read_text())):
-        if isinstance(node, ast.ClassDef) and node.name == "Deal":
-            for statement in node.body:
-                if (isinstance(statement, ast.Assign)
-                        and ast.unparse(statement.targets[0]) == "__slots__"):
-                    names: list[str] = ast.literal_eval(statement.value)
-                    return names
-    raise AssertionError("Deal lists no __slots__")
-
-
-SLOTS = deal_slots()
+SLOTS = deal_module._FIELDS
+"""Every attribute of a deal (a compiled class has no ``__slots__`` to read)."""
 
 
 def state(deal: Deal) -> dict[str, object]:
@@ -76,3 +64,46 @@ def test_a_copy_plays_on_as_the_original_and_shares_nothing_it_changes(name: str
             deal.push(action)
         assert state(deal) == state(copy)
         assert deal.result == copy.result
+
+
+def played(name: str, seed: int, moves: int) -> Match:
+    """A match of ``name`` after ``moves`` random actions (fewer if it ends first)."""
+    rng = random.Random(seed)
+    match = Match(preset(name), players=2 + seed % 3, seed=seed)
+    for _ in range(moves):
+        if match.is_over:
+            break
+        match.push(rng.choice(match.deal.legal_actions()))
+    return match
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+@pytest.mark.parametrize("how", ["pickle", "deepcopy"])
+def test_deals_matches_and_knowledge_survive_pickle_and_deepcopy(name: str, how: str) -> None:
+    """What worker processes and copied environments carry: a long deal (longer than the
+    interpreter's recursion limit would allow link by link), a match with finished deals,
+    an imagined deal of the information-set API, a seat's knowledge."""
+
+    def again(value: object) -> object:
+        return pickle.loads(pickle.dumps(value)) if how == "pickle" else copy.deepcopy(value)
+
+    for seed, moves in ((1, 40), (2, 1500)):
+        match = played(name, seed, moves)
+        deal = match.deal
+        world = determinize(view(match, deal.to_move), random.Random(seed))
+        for original in (deal, world, *match.finished):
+            restored = again(original)
+            assert isinstance(restored, Deal)
+            assert state(restored) == state(original)
+            if not original.is_over:
+                action = original.legal_actions()[0]
+                assert restored.legal_actions() == original.legal_actions()
+                restored.push(action)
+                original.push(action)
+                assert state(restored) == state(original)
+        matched = again(match)
+        assert isinstance(matched, Match)
+        assert matched.totals == match.totals and len(matched.finished) == len(match.finished)
+        assert state(matched.deal) == state(match.deal)
+        knowledge = match.deal.knowledge(0)
+        assert again(knowledge) == knowledge

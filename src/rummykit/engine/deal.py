@@ -94,6 +94,41 @@ class _Move:
         self.action = action
 
 
+_FIELDS = (
+    "_events",
+    "_laid",
+    "_log",
+    "_move_count",
+    "_opened",
+    "_pile_log",
+    "_positions",
+    "_result",
+    "_tracker",
+    "_turn_key",
+    "active",
+    "dealer",
+    "hands",
+    "index",
+    "layout",
+    "pending",
+    "phase",
+    "pile",
+    "players",
+    "refills_used",
+    "rules",
+    "seed",
+    "stock",
+    "table",
+    "taken",
+    "to_move",
+    "turn_laid",
+    "turn_melds",
+    "turn_overs_used",
+    "turn_value",
+)
+"""Every attribute of a deal."""
+
+
 class Deal:
     """One deal of Rummy under a rules object.
 
@@ -101,38 +136,7 @@ class Deal:
     seated but hold no cards and never move (``active``).
     """
 
-    __slots__ = (
-        "_events",
-        "_laid",
-        "_log",
-        "_move_count",
-        "_opened",
-        "_pile_log",
-        "_positions",
-        "_result",
-        "_tracker",
-        "_turn_key",
-        "active",
-        "dealer",
-        "hands",
-        "index",
-        "layout",
-        "pending",
-        "phase",
-        "pile",
-        "players",
-        "refills_used",
-        "rules",
-        "seed",
-        "stock",
-        "table",
-        "taken",
-        "to_move",
-        "turn_laid",
-        "turn_melds",
-        "turn_overs_used",
-        "turn_value",
-    )
+    __slots__ = _FIELDS
 
     rules: Rules
     players: int
@@ -226,6 +230,13 @@ class Deal:
         layout = deal_layout(rules, players, dealer, seed, index, active)
         return cls(rules, players=players, dealer=dealer, layout=layout, seed=seed,
                    index=index, active=active)
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        """For pickle and ``copy.deepcopy``: the deal's fields, with its moves as a flat
+        list (the move log is a chain as long as the deal, too deep to copy link by link),
+        made into a deal again by :func:`_remade`."""
+        fields = {name: getattr(self, name) for name in _FIELDS if name != "_log"}
+        return _remade, (fields, self.moves)
 
     def copy(self) -> Deal:
         """An independent copy (cheap: melds are immutable and shared)."""
@@ -835,6 +846,24 @@ class Deal:
         yield from self.pile
         for m in self.table:
             yield from m.cards
+
+
+def _remade(fields: dict[str, object], moves: Sequence[tuple[int, Action]]) -> Deal:
+    """The deal that :meth:`Deal.__reduce__` took apart (made through the constructor's
+    blank path, the only way to make a compiled deal)."""
+    rules, layout = fields["rules"], fields["layout"]
+    players, dealer, seed, index = (fields["players"], fields["dealer"], fields["seed"],
+                                    fields["index"])
+    active = fields["active"]
+    assert isinstance(rules, Rules) and isinstance(layout, Layout) and isinstance(active, tuple)
+    assert isinstance(players, int) and isinstance(dealer, int)
+    assert isinstance(seed, int) and isinstance(index, int)
+    deal = Deal(rules, players=players, dealer=dealer, layout=layout, seed=seed, index=index,
+                active=active, _blank=True)
+    for name, value in fields.items():
+        setattr(deal, name, value)
+    deal._set_moves(moves)
+    return deal
 
 
 class LegalActions:

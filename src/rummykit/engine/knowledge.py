@@ -70,6 +70,11 @@ class Hidden:
     """The seat's own cards that the other seats count in this group (they cannot tell
     them from the group's other cards)."""
 
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        # For pickle and copy.deepcopy of the compiled build (whose frozen classes cannot
+        # be filled in field by field): made again by the constructor.
+        return Hidden, (self.cards, self.hands, self.stock, self.mine)
+
 
 @dataclass(frozen=True, slots=True)
 class Knowledge:
@@ -86,6 +91,11 @@ class Knowledge:
     stock: tuple[int, ...]
     """Each stock place, top first: its card where known, else ``UNKNOWN`` (-1)."""
     hidden: tuple[Hidden, ...]
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        # As Hidden's.
+        return Knowledge, (self.seat, self.hand, self.pile, self.known, self.stock,
+                           self.hidden)
 
     @property
     def unseen(self) -> tuple[int, ...]:
