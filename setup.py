@@ -26,8 +26,9 @@ COMPILED = [
     "src/rummykit/engine/knowledge.py",
 ]
 """The modules compiled: the move generator, the meld search and what a search bot runs
-in its rollouts. The rules, the cards, the shuffle, the match, the scoring and the front
-ends stay Python (they run once a deal, or check loosely typed input by hand)."""
+in its rollouts. The rules, the cards, the shuffle, the match, the scoring, the RL
+environment and the front ends stay Python (they run once a deal, check loosely typed
+input by hand, or are made and copied in ways a compiled class does not allow)."""
 
 if os.environ.get("RUMMYKIT_COMPILE") == "1":
     from mypyc.build import mypycify
