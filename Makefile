@@ -19,11 +19,13 @@ $(WEB_STAMP): pyproject.toml | $(BIN)/python
 	touch $(WEB_STAMP)
 
 # What the tests need from the system: Chromium for the browser tests, PostgreSQL for the
-# database tests (the tests start their own server on loopback).
+# database tests (the tests start their own server on loopback), a C compiler for the
+# compiled build of the engine.
 system-deps:
-	@if ! command -v chromium >/dev/null 2>&1 || ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
-		echo "installing chromium and postgresql with apt-get"; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium postgresql >/dev/null; \
+	@if ! command -v chromium >/dev/null 2>&1 || ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 \
+		|| ! command -v gcc >/dev/null 2>&1; then \
+		echo "installing chromium, postgresql and gcc with apt-get"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium postgresql gcc >/dev/null; \
 	fi
 
 ARGS ?=
