@@ -86,6 +86,11 @@ class ActionCodec:
 
     __slots__ = ("_known", "layoff_low", "max_melds", "rules", "size")
 
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        # For pickle and copy.deepcopy (a compiled class is made through its constructor
+        # only): the codec of the same rules (the indices it kept are made again).
+        return ActionCodec, (self.rules,)
+
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
         self.max_melds = max_table_melds(rules)
@@ -183,6 +188,10 @@ class MeldChoice:
                 following.setdefault(cards[:i], set()).add(cards[i])
         self._next = following
         self._whole = set(melds)
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        # As the codec's: the same melds make the same tree.
+        return MeldChoice, (sorted(self._whole),)
 
     def next_cards(self, chosen: tuple[int, ...]) -> set[int]:
         """The cards that continue ``chosen`` towards a legal meld."""

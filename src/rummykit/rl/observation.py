@@ -72,6 +72,10 @@ class Layout:
     players: int
     max_melds: int
 
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        # As the encoder's (a compiled frozen class cannot be filled field by field).
+        return Layout, (self.players, self.max_melds)
+
     @property
     def opponent_planes(self) -> int:
         return len(FIXED_PLANES)
@@ -146,6 +150,11 @@ class Encoder:
         "opening",
         "rules",
     )
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        # For pickle and copy.deepcopy (a compiled class is made through its constructor
+        # only): nothing in an encoder changes once made.
+        return Encoder, (self.rules, self._players)
 
     def __init__(self, rules: Rules, players: int) -> None:
         self.rules = rules
@@ -294,6 +303,11 @@ def _places(meld: Meld) -> list[int]:
     return [base + (0 if pos == 14 else pos - 1) for pos in range(meld.low, meld.high + 1)]
 
 
+_SEAT_FIELDS = ("_choosing", "_counts", "_encoder", "_hand", "_known", "_melds", "_pile",
+                "_seat", "_taken", "_top", "_totals", "_unique", "_vector", "_weights")
+"""Every attribute of a :class:`SeatEncoder`."""
+
+
 class SeatEncoder:
     """One seat's observations, kept from one call to the next: only what changed since
     the seat's last observation is written again, read straight from the deal (the
@@ -306,8 +320,7 @@ class SeatEncoder:
     float64, so rounding it once to float32 is what float32 multiplication does; the
     tests compare the two at every step of random episodes)."""
 
-    __slots__ = ("_choosing", "_counts", "_encoder", "_hand", "_known", "_melds", "_pile",
-                 "_seat", "_taken", "_top", "_totals", "_unique", "_vector", "_weights")
+    __slots__ = _SEAT_FIELDS
 
     def __init__(self, encoder: Encoder, seat: int) -> None:
         self._encoder = encoder
@@ -327,14 +340,11 @@ class SeatEncoder:
         self._melds: list[Meld] = []
         self._known: tuple[tuple[int, ...], ...] = ((),) * encoder.layout.players
 
-    def __getstate__(self) -> dict[str, object]:
-        return {name: getattr(self, name) for name in self.__slots__ if name != "_vector"}
-
-    def __setstate__(self, state: dict[str, object]) -> None:
-        # A copy (copy.deepcopy, pickle) gets its own array: the view is made over it.
-        for name, value in state.items():
-            setattr(self, name, value)
-        self._vector = np.frombuffer(self._counts, dtype=np.float32)
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        # For pickle and copy.deepcopy: the kept state without the array's view, made
+        # again through the constructor (the only way to make a compiled class).
+        state = {name: getattr(self, name) for name in _SEAT_FIELDS if name != "_vector"}
+        return _seat_encoder, (self._encoder, self._seat, state)
 
     def _change(self, plane: int, old: Sequence[int], new: Sequence[int],
                 placed: bool) -> None:
@@ -467,6 +477,16 @@ class SeatEncoder:
             min(1.0, deal.turn_overs_used / encoder._turn_overs),
             min(1.0, deal.refills_used / encoder._refills[sum(active)]),
         ]
+
+
+def _seat_encoder(encoder: Encoder, seat: int, state: dict[str, object]) -> SeatEncoder:
+    """The seat encoder that :meth:`SeatEncoder.__reduce__` took apart; a copy gets its own
+    array, and the view is made over it."""
+    made = SeatEncoder(encoder, seat)
+    for name, value in state.items():
+        setattr(made, name, value)
+    made._vector = np.frombuffer(made._counts, dtype=np.float32)
+    return made
 
 
 def reference_observation(encoder: Encoder, game: Match | Deal, seat: int,
