@@ -46,7 +46,7 @@ def _options() -> str:
     head = "| option | what it decides | " + " | ".join(f"`{n}`" for n in names) + " |"
     lines = [head, "|---|---|" + "---|" * len(names)]
     for field in dataclasses.fields(Rules):
-        if field.name == "preset_name":
+        if field.name == "preset_name" or not field.init:
             continue
         values = " | ".join(_value(PRESETS[n], field.name) for n in names)
         words = OPTION_CHOICES.get(field.name, ())

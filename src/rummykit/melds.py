@@ -31,6 +31,7 @@ __all__ = [
     "best_deadwood",
     "card_points",
     "find_melds",
+    "fit_mask",
     "fits",
     "forms_meld_with",
     "hand_points",
@@ -72,6 +73,9 @@ class Meld:
     _points: tuple[Rules, int] | None = field(
         default=None, init=False, repr=False, compare=False)
     """What :func:`meld_points` of all its cards came to, kept with the rules."""
+    _fits: tuple[Rules, int] | None = field(
+        default=None, init=False, repr=False, compare=False)
+    """What :func:`fit_mask` found, kept with the rules."""
     _hash: int | None = field(default=None, init=False, repr=False, compare=False)
 
     def __reduce__(self) -> tuple[type[Meld], tuple[object, ...]]:
@@ -414,6 +418,20 @@ def layoff_targets(meld: Meld, rules: Rules) -> LayoffTargets:
     return targets
 
 
+def fit_mask(meld: Meld, rules: Rules) -> int:
+    """The cards that can be laid off on ``meld`` as a bit mask (bit ``c`` for card code
+    ``c``): a hand's lay-offs on a table are found by a bit test per meld. Kept on the
+    meld, as :func:`layoff_targets` is."""
+    kept = meld._fits
+    if kept is not None and kept[0] is rules:
+        return kept[1]
+    mask = 0
+    for code in layoff_targets(meld, rules).cards:
+        mask |= 1 << code
+    object.__setattr__(meld, "_fits", (rules, mask))
+    return mask
+
+
 def fits(meld: Meld, code: int, rules: Rules) -> bool:
     """Whether ``code`` can be laid off on ``meld`` in some way."""
     return code in layoff_targets(meld, rules).cards
@@ -533,16 +551,34 @@ def find_melds(hand: Sequence[int], rules: Rules) -> list[tuple[int, ...]]:
         ranks &= ranks - 1
         suits = (clubs >> rank & 1 | (diamonds >> rank & 1) << 1 | (hearts >> rank & 1) << 2
                  | (spades >> rank & 1) << 3)
-        out.extend(_set_melds(suits, rank, rules.set_min, rules.set_max))
+        key = ((rules.set_max * 8 + rules.set_min) * 16 + rank) * 16 + suits
+        sets = _SETS.get(key)
+        if sets is None:
+            sets = _SETS[key] = _set_melds(suits, rank, rules.set_min, rules.set_max)
+        out.extend(sets)
     high = rules.high_aces
     run_min = rules.run_min
     for s in range(4):
         m = suit_masks[s]
         if high and m & 2:
             m |= 1 << 14
-        if m.bit_count() >= run_min:
-            out.extend(_run_melds(m, s, run_min))
+        # The places that start run_min places held in a row: none, no run.
+        starts = m
+        for step in range(1, run_min):
+            starts &= m >> step
+        if starts:
+            key = (run_min * 4 + s) << 16 | m
+            runs = _RUNS.get(key)
+            if runs is None:
+                runs = _RUNS[key] = _run_melds(m, s, run_min)
+            out.extend(runs)
     return out
+
+
+_SETS: dict[int, tuple[tuple[int, ...], ...]] = {}
+_RUNS: dict[int, tuple[tuple[int, ...], ...]] = {}
+""":func:`_set_melds` and :func:`_run_melds` by one whole-number key each: a lookup that
+compiles to a plain dictionary read (:func:`find_melds` asks them at every turn)."""
 
 
 def suit_masks(cards: Iterable[int], into: list[int] | None = None) -> tuple[list[int], int]:

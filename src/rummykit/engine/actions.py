@@ -18,6 +18,7 @@ from rummykit.errors import NotationError
 
 __all__ = [
     "DISCARDS", "DRAW_PILE", "DRAW_STOCK", "END", "KINDS", "PILE_DRAWS", "Action", "ActionKind",
+    "layoff_action", "meld_action",
 ]
 
 ActionKind = Literal["draw-stock", "draw-pile", "meld", "layoff", "discard", "end"]
@@ -125,3 +126,26 @@ DISCARDS: tuple[Action, ...] = tuple(Action("discard", (code,)) for code in rang
 """The discard of each card code, made once (``DISCARDS[code]``)."""
 PILE_DRAWS: tuple[Action, ...] = tuple(Action("draw-pile", (code,)) for code in range(53))
 """The draw from the pile from each card code up, made once (``PILE_DRAWS[code]``)."""
+
+_MELD_ACTIONS: dict[tuple[int, ...], Action] = {}
+_LAYOFF_ACTIONS: dict[int, Action] = {}
+
+
+def meld_action(cards: tuple[int, ...]) -> Action:
+    """``Action("meld", cards)``, made once per meld (listing the legal actions offers the
+    same melds turn after turn)."""
+    action = _MELD_ACTIONS.get(cards)
+    if action is None:
+        if len(_MELD_ACTIONS) >= 100_000:
+            _MELD_ACTIONS.clear()
+        action = _MELD_ACTIONS[cards] = Action("meld", cards)
+    return action
+
+
+def layoff_action(card: int, meld: int, low: bool) -> Action:
+    """``Action("layoff", (card,), meld, low)``, made once."""
+    key = (meld * 2 + low) * 64 + card
+    action = _LAYOFF_ACTIONS.get(key)
+    if action is None:
+        action = _LAYOFF_ACTIONS[key] = Action("layoff", (card,), meld, low)
+    return action

@@ -26,7 +26,16 @@ from types import FunctionType
 from typing import TYPE_CHECKING, Literal
 
 from rummykit.cards import format_cards
-from rummykit.engine.actions import DISCARDS, DRAW_PILE, DRAW_STOCK, END, PILE_DRAWS, Action
+from rummykit.engine.actions import (
+    DISCARDS,
+    DRAW_PILE,
+    DRAW_STOCK,
+    END,
+    PILE_DRAWS,
+    Action,
+    layoff_action,
+    meld_action,
+)
 from rummykit.engine.finish import (
     PileUse,
     Shortcuts,
@@ -46,6 +55,7 @@ from rummykit.errors import IllegalActionError, RecordError
 from rummykit.melds import (
     Meld,
     find_melds,
+    fit_mask,
     layoff,
     layoff_targets,
     make_meld,
@@ -427,14 +437,20 @@ class Deal:
             if legal is None:
                 legal = finishable_after(self, cards, make_meld(cards, rules, seat), None)
             if legal:
-                out.append(Action("meld", cards))
+                out.append(meld_action(cards))
         if self._opened[seat] and self.table:
-            distinct = set(hand)
+            # A bit test per meld tells whether a card of the hand fits it.
+            held = 0
+            for c in hand:
+                held |= 1 << c
+            distinct: set[int] | None = None
             for number, meld in enumerate(self.table, 1):
+                if not fit_mask(meld, rules) & held:
+                    continue
+                if distinct is None:
+                    distinct = set(hand)
                 targets = layoff_targets(meld, rules)
                 fitting = targets.cards.intersection(distinct)
-                if not fitting:
-                    continue
                 # Several cards are listed in the order of ``distinct``, as they always were.
                 for c in distinct if len(fitting) > 1 else fitting:
                     for low in targets.ends[c]:
@@ -445,7 +461,7 @@ class Deal:
                             legal = finishable_after(
                                 self, (c,), layoff(meld, c, rules, seat, low), number - 1)
                         if legal:
-                            out.append(Action("layoff", (c,), number, low))
+                            out.append(layoff_action(c, number, low))
         if self._turn_discard_refusal() is None:
             # Of the rules of a discard, only the taken card's depends on the card.
             taken = self.taken

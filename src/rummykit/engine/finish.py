@@ -20,6 +20,7 @@ from rummykit.errors import IllegalActionError
 from rummykit.melds import (
     Meld,
     find_melds,
+    fit_mask,
     fits,
     forms_meld_with,
     layoff,
@@ -325,12 +326,23 @@ class PileUse:
     masks, one card added per step down the pile (the legal draws are listed from the top
     down)."""
 
-    __slots__ = ("_at", "_jokers", "_masks", "deal", "fitting", "runs")
+    __slots__ = ("_at", "_jokers", "_masks", "deal", "fits", "runs")
 
     def __init__(self, deal: Deal) -> None:
         self.deal = deal
-        self.fitting, self.runs = _table_offers(deal.table, deal.rules) if deal.opened(
-            deal.to_move) else _NOTHING_OFFERED
+        self.fits = 0
+        """The cards that fit a meld of the table, as a bit mask (:func:`fit_mask`)."""
+        self.runs = _NO_RUNS
+        """The runs of the table by suit (cards of the hand could extend one up to a pile
+        card)."""
+        if deal.opened(deal.to_move):
+            rules = deal.rules
+            runs: tuple[list[Meld], ...] = ([], [], [], [])
+            for meld in deal.table:
+                self.fits |= fit_mask(meld, rules)
+                if meld.kind == "run":
+                    runs[meld.suit].append(meld)
+            self.runs = runs
         """The cards that fit a meld of the table, and the runs of each suit (cards of the
         hand could extend one up to a pile card)."""
         self._at = len(deal.pile)
@@ -341,7 +353,7 @@ class PileUse:
         """:func:`usable_after_draw` of the pile card at ``index``."""
         deal = self.deal
         chosen = deal.pile[index]
-        if chosen in self.fitting:
+        if self.fits >> chosen & 1:
             return True
         masks, jokers = self._masks_from(index)
         rules = deal.rules
@@ -366,28 +378,7 @@ class PileUse:
         return self._masks, self._jokers
 
 
-TableOffers = tuple[frozenset[int], tuple[list[Meld], ...]]
-_NOTHING_OFFERED: TableOffers = (frozenset(), ([], [], [], []))
-_offers: dict[tuple[int, tuple[Meld, ...]], tuple[Rules, TableOffers]] = {}
-"""What tables offered lately, by the id of the rules and the melds: the table changes
-less often than its player to draw (kept with the rules, checked to be the same object)."""
-
-
-def _table_offers(table: Sequence[Meld], rules: Rules) -> TableOffers:
-    """The cards that fit a meld of ``table``, and its runs by suit."""
-    key = (id(rules), tuple(table))
-    kept = _offers.get(key)
-    if kept is not None and kept[0] is rules:
-        return kept[1]
-    fitting = frozenset().union(*(layoff_targets(m, rules).cards for m in table))
-    runs: tuple[list[Meld], ...] = ([], [], [], [])
-    for meld in table:
-        if meld.kind == "run":
-            runs[meld.suit].append(meld)
-    if len(_offers) >= 256:
-        _offers.clear()
-    _offers[key] = (rules, (fitting, runs))
-    return fitting, runs
+_NO_RUNS: tuple[list[Meld], ...] = ([], [], [], [])
 
 
 def _reaches(meld: Meld, chosen: int, held: int, jokers: int, rules: Rules) -> bool:

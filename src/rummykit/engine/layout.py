@@ -68,9 +68,15 @@ def below(rng: random.Random, n: int) -> int:
 
 def shuffle(items: MutableSequence[T], rng: random.Random) -> None:
     """Shuffle ``items`` in place: for each place from the last down to the second, swap
-    it with a place chosen by :func:`below` among it and those before it."""
+    it with a place chosen by :func:`below` among it and those before it (written out
+    here, the same draws: every deal is shuffled)."""
+    bits = rng.getrandbits
     for i in range(len(items) - 1, 0, -1):
-        j = below(rng, i + 1)
+        n = i + 1
+        k = n.bit_length()
+        j = bits(k)
+        while j >= n:
+            j = bits(k)
         items[i], items[j] = items[j], items[i]
 
 
@@ -105,7 +111,7 @@ def deal_layout(
     """The layout the engine deals from a seed: shuffle the deck, then deal one card at a
     time clockwise from the dealer's left, then turn one card face up to start the pile;
     the rest is the stock."""
-    deck: list[int] = [int(c) for c in make_deck(rules.decks, rules.jokers)]
+    deck = list(_deck_codes(rules.decks, rules.jokers))
     shuffle(deck, deal_rng(seed, index))
     seats = seats_from(dealer, players, active)
     size = rules.hand_size_for(len(seats))
@@ -119,9 +125,15 @@ def deal_layout(
 
 
 @cache
-def _deck_counts(decks: int, jokers: int) -> Counter[int]:
-    """How many of each card code the deck holds (shared: never changed)."""
-    return Counter(int(c) for c in make_deck(decks, jokers))
+def _deck_codes(decks: int, jokers: int) -> tuple[int, ...]:
+    """The card codes of a fresh deck, in its order (shared: never changed)."""
+    return tuple(int(c) for c in make_deck(decks, jokers))
+
+
+@cache
+def _sorted_deck(decks: int, jokers: int) -> list[int]:
+    """The card codes of a deck, sorted (shared: never changed)."""
+    return sorted(_deck_codes(decks, jokers))
 
 
 def check_layout(
@@ -148,9 +160,13 @@ def check_layout(
             )
     if not layout.pile:
         raise RecordError("the layout's pile is empty: the deal turns up one card to start it")
-    deck = _deck_counts(rules.decks, rules.jokers)
-    cards = Counter([*layout.stock, *layout.pile, *(c for h in layout.hands for c in h)])
-    if cards != deck:
+    every = [*layout.stock, *layout.pile]
+    for hand in layout.hands:
+        every += hand
+    every.sort()
+    if every != _sorted_deck(rules.decks, rules.jokers):
+        deck = Counter(_deck_codes(rules.decks, rules.jokers))
+        cards = Counter(every)
         extra = sorted((cards - deck).elements())
         missing = sorted((deck - cards).elements())
         what = (f"{format_cards(extra[:5])} too often" if extra

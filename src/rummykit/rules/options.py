@@ -83,15 +83,20 @@ class Rules:
     target_strict: bool = False
     deals: int | None = None
 
+    high_aces: bool = field(default=False, init=False, repr=False, compare=False)
+    """Whether an ace may be high (``aces=high-low``): worked out once from ``aces`` (the
+    engine asks it at every meld search)."""
+
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
-            if f.name == "preset_name":
+            if f.name == "preset_name" or not f.init:
                 continue
             value = getattr(self, f.name)
             spec = _SPECS[f.name]
             checked = spec.check(f.name, value)
             if checked is not value:
                 object.__setattr__(self, f.name, checked)
+        object.__setattr__(self, "high_aces", self.aces == "high-low")
         self._check_consistency()
 
     def _check_consistency(self) -> None:
@@ -127,7 +132,7 @@ class Rules:
         base = PRESETS[self.preset_name]
         out: dict[str, Any] = {}
         for f in dataclasses.fields(self):
-            if f.name == "preset_name":
+            if f.name == "preset_name" or not f.init:
                 continue
             value = getattr(self, f.name)
             if value != getattr(base, f.name):
@@ -237,10 +242,6 @@ class Rules:
     @property
     def deck_size(self) -> int:
         return 52 * self.decks + self.jokers
-
-    @property
-    def high_aces(self) -> bool:
-        return self.aces == "high-low"
 
 
 def _unknown(key: str) -> str:
