@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from enum import IntEnum
+from typing import Final
 
 from rummykit.errors import NotationError
 
@@ -57,7 +58,7 @@ RANK_NAMES = ("", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "
 _SUIT_ALIASES = {"C": 0, "D": 1, "H": 2, "S": 3, "♣": 0, "♦": 1, "♥": 2, "♠": 3}
 _RANK_ALIASES = {name: rank for rank, name in enumerate(RANK_NAMES) if name} | {"T": 10}
 
-JOKER_CODE = 52
+JOKER_CODE: Final = 52
 """The code of a joker."""
 
 

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from itertools import combinations
-from typing import Literal, NamedTuple
+from typing import Final, Literal, NamedTuple
 
 from rummykit.cards import JOKER_CODE, RANK_NAMES, SUIT_NAMES, format_cards
 from rummykit.errors import IllegalActionError
@@ -41,6 +41,7 @@ __all__ = [
     "layoff_targets",
     "make_meld",
     "meld_points",
+    "meld_with_masks",
     "most_meld_points",
     "suit_masks",
 ]
@@ -171,7 +172,7 @@ def _meld_points(meld: Meld, rules: Rules, by: int | None) -> int:
     return total
 
 
-_most_points: dict[int, tuple[Rules, tuple[int, ...]]] = {}
+_most_points: Final[dict[int, tuple[Rules, tuple[int, ...]]]] = {}
 """:func:`most_meld_points` by the id of the rules object (a rules object's own hash
 is made anew from every option at each call)."""
 
@@ -196,8 +197,8 @@ def most_meld_points(rules: Rules) -> tuple[int, ...]:
 # -- checking ------------------------------------------------------------------------
 
 
-_MADE_LIMIT = 1 << 14
-_made: dict[tuple[object, ...], Meld] = {}
+_MADE_LIMIT: Final = 1 << 14
+_made: Final[dict[tuple[object, ...], Meld]] = {}
 """Melds made lately, by their cards, owner and the options that decide them: a search
 makes the same melds over and over, and a meld never changes."""
 
@@ -518,13 +519,13 @@ def _run_melds(positions: int, suit: int, run_min: int) -> tuple[tuple[int, ...]
     )
 
 
-_SUIT = tuple(code // 13 for code in range(JOKER_CODE + 1))
+_SUIT: Final = tuple(code // 13 for code in range(JOKER_CODE + 1))
 """Each card code's suit (4 for the joker)."""
-_POSITION_BIT = tuple(2 << code % 13 for code in range(JOKER_CODE + 1))
+_POSITION_BIT: Final = tuple(2 << code % 13 for code in range(JOKER_CODE + 1))
 """Each natural card's bit in its suit's mask (bit 1 the ace, 13 the king)."""
-_RANK = (*(code % 13 + 1 for code in range(JOKER_CODE)), 14)
+_RANK: Final = (*(code % 13 + 1 for code in range(JOKER_CODE)), 14)
 """Each natural card's rank (1-13), and 14 for the joker."""
-_SUIT_BIT = tuple(1 << code // 13 for code in range(JOKER_CODE + 1))
+_SUIT_BIT: Final = tuple(1 << code // 13 for code in range(JOKER_CODE + 1))
 """Each natural card's bit in its rank's mask of suits."""
 
 
@@ -575,8 +576,8 @@ def find_melds(hand: Sequence[int], rules: Rules) -> list[tuple[int, ...]]:
     return out
 
 
-_SETS: dict[int, tuple[tuple[int, ...], ...]] = {}
-_RUNS: dict[int, tuple[tuple[int, ...], ...]] = {}
+_SETS: Final[dict[int, tuple[tuple[int, ...], ...]]] = {}
+_RUNS: Final[dict[int, tuple[tuple[int, ...], ...]]] = {}
 """:func:`_set_melds` and :func:`_run_melds` by one whole-number key each: a lookup that
 compiles to a plain dictionary read (:func:`find_melds` asks them at every turn)."""
 
@@ -605,16 +606,22 @@ def forms_meld_with(card: int, masks: Sequence[int], rules: Rules) -> bool:
     them the card's (an ace's place 14 too where aces may be high). No run of
     ``run_min`` <= 13 places has both aces, so the K-A-2 rule never forbids one found here.
     """
+    return meld_with_masks(card, masks, rules.set_min, rules.run_min, rules.high_aces)
+
+
+def meld_with_masks(card: int, masks: Sequence[int], set_min: int, run_min: int,
+                    high_aces: bool) -> bool:
+    """:func:`forms_meld_with` under the rules' ``set_min``, ``run_min`` and
+    ``high_aces`` (read once by a caller that asks of many cards)."""
     suit, r = divmod(card, 13)
     bit = 2 << r
     if (bool(masks[0] & bit) + bool(masks[1] & bit) + bool(masks[2] & bit)
-            + bool(masks[3] & bit)) >= rules.set_min:
+            + bool(masks[3] & bit)) >= set_min:
         return True
-    run_min = rules.run_min
     window = (1 << run_min) - 1
     m = masks[suit]
     places = [r + 1]
-    if rules.high_aces and m & 2:  # an ace held is also place 14
+    if high_aces and m & 2:  # an ace held is also place 14
         m |= 1 << 14
         if r == 0:
             places.append(14)

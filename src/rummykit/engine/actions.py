@@ -11,7 +11,7 @@ True
 
 from __future__ import annotations
 
-from typing import Literal, NamedTuple, get_args
+from typing import Final, Literal, NamedTuple, get_args
 
 from rummykit.cards import CARDS, Card, format_cards
 from rummykit.errors import NotationError
@@ -24,7 +24,7 @@ __all__ = [
 ActionKind = Literal["draw-stock", "draw-pile", "meld", "layoff", "discard", "end"]
 """The kinds of action."""
 
-KINDS: tuple[ActionKind, ...] = get_args(ActionKind)
+KINDS: Final[tuple[ActionKind, ...]] = get_args(ActionKind)
 
 
 class Action(NamedTuple):
@@ -119,16 +119,16 @@ def _parse_draw(text: str, rest: list[str]) -> Action:
     raise NotationError(f"{text!r}: write 'draw stock' or 'draw pile'")
 
 
-DRAW_STOCK = Action("draw-stock")
-DRAW_PILE = Action("draw-pile")
-END = Action("end")
-DISCARDS: tuple[Action, ...] = tuple(Action("discard", (code,)) for code in range(53))
+DRAW_STOCK: Final = Action("draw-stock")
+DRAW_PILE: Final = Action("draw-pile")
+END: Final = Action("end")
+DISCARDS: Final[tuple[Action, ...]] = tuple(Action("discard", (code,)) for code in range(53))
 """The discard of each card code, made once (``DISCARDS[code]``)."""
-PILE_DRAWS: tuple[Action, ...] = tuple(Action("draw-pile", (code,)) for code in range(53))
+PILE_DRAWS: Final[tuple[Action, ...]] = tuple(Action("draw-pile", (code,)) for code in range(53))
 """The draw from the pile from each card code up, made once (``PILE_DRAWS[code]``)."""
 
-_MELD_ACTIONS: dict[tuple[int, ...], Action] = {}
-_LAYOFF_ACTIONS: dict[int, Action] = {}
+_MELD_ACTIONS: Final[dict[tuple[int, ...], Action]] = {}
+_LAYOFF_ACTIONS: Final[dict[int, Action]] = {}
 
 
 def meld_action(cards: tuple[int, ...]) -> Action:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from types import FunctionType
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Final, Literal
 
 from rummykit.cards import format_cards
 from rummykit.engine.actions import (
@@ -89,7 +89,7 @@ def _compiled() -> bool:
     return not isinstance(_compiled, FunctionType)
 
 
-COMPILED = _compiled()
+COMPILED: Final = _compiled()
 
 
 class _Move:
@@ -104,7 +104,7 @@ class _Move:
         self.action = action
 
 
-_FIELDS = (
+_FIELDS: Final = (
     "_events",
     "_laid",
     "_log",
@@ -613,17 +613,24 @@ class Deal:
             f"you could not end the turn after taking {text}: it may not be discarded and "
             "nothing else could be played", code=refusal, params={"card": text})
 
+    def _turn_ends_freely(self) -> bool:
+        """Whether any turn that takes a usable pile card can be finished, so that no draw
+        needs to be tried out: the last discard is optional and there is no opening to
+        reach."""
+        rules = self.rules
+        return rules.last_discard == "optional" and not (
+            rules.opening and not self._opened[self.to_move])
+
     def _draw_pile_refusal(self, index: int, use: PileUse | None = None) -> DrawRefusal | None:
         """The rule that forbids taking the pile from ``index`` up now, or None (the one
-        home of these rules: :meth:`_draw_pile_problem` says them in words). ``use``, when
-        given, answers :func:`usable_after_draw` for this position."""
+        home of these rules: :meth:`_draw_pile_problem` says them in words). ``use``, given
+        where the pile card must be used, answers :func:`usable_after_draw` and
+        :meth:`_turn_ends_freely` for this position."""
         chosen = self.pile[index]
-        if self.rules.pile_card_must_be_used:
+        if use is not None or self.rules.pile_card_must_be_used:
             if not (use.usable(index) if use is not None else usable_after_draw(self, index)):
                 return "pile-card-unusable"
-            rules = self.rules
-            if rules.last_discard == "optional" and not (
-                    rules.opening and not self._opened[self.to_move]):
+            if use.ends_freely if use is not None else self._turn_ends_freely():
                 return None
             # A compulsory last discard or an opening to reach: try the turn out.
             trial = self.copy()
@@ -805,7 +812,10 @@ class Deal:
         since the stock or the table last changed: the player to move, the pile and every
         hand. (The stock, the table, the turn-overs and refills used and who has opened or
         laid cards are the same for all of them: a change to any of those is for good.)"""
-        return (self.to_move, tuple(self.pile), *map(tuple, map(sorted, self.hands)))
+        key: list[object] = [self.to_move, tuple(self.pile)]
+        for hand in self.hands:
+            key.append(tuple(sorted(hand)))
+        return tuple(key)
 
     def _check_repetition(self) -> None:
         """A new turn starts: end the deal if its position has now come up ``repetition``

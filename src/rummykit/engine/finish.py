@@ -13,7 +13,7 @@ to an exact depth-first search over every meld and lay-off the hand could still 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from rummykit.cards import JOKER_CODE, format_cards, without
 from rummykit.errors import IllegalActionError
@@ -22,11 +22,11 @@ from rummykit.melds import (
     find_melds,
     fit_mask,
     fits,
-    forms_meld_with,
     layoff,
     layoff_targets,
     make_meld,
     meld_points,
+    meld_with_masks,
     most_meld_points,
     suit_masks,
 )
@@ -39,7 +39,7 @@ __all__ = [
     "PileUse", "Shortcuts", "dead_end", "ends_now", "finishable_after", "usable_after_draw",
 ]
 
-MANY = 1 << 30
+MANY: Final = 1 << 30
 """Melds left in a turn where the rules do not limit them."""
 
 
@@ -305,7 +305,7 @@ def _could_use(
         return True
     if opened and card != JOKER_CODE:
         masks, jokers = suit_masks(hand)
-        if any(_reaches(m, card, masks[m.suit], jokers, rules) for m in table):
+        if any(_reaches(m, card, masks[m.suit], jokers, rules.high_aces) for m in table):
             return True
     return can_meld and bool(_melds_with(card, hand, rules))
 
@@ -326,7 +326,8 @@ class PileUse:
     masks, one card added per step down the pile (the legal draws are listed from the top
     down)."""
 
-    __slots__ = ("_at", "_jokers", "_masks", "deal", "fits", "runs")
+    __slots__ = ("_at", "_jokers", "_masks", "deal", "ends_freely", "fits", "high", "run_min",
+                 "runs", "set_min")
 
     def __init__(self, deal: Deal) -> None:
         self.deal = deal
@@ -343,8 +344,13 @@ class PileUse:
                 if meld.kind == "run":
                     runs[meld.suit].append(meld)
             self.runs = runs
-        """The cards that fit a meld of the table, and the runs of each suit (cards of the
-        hand could extend one up to a pile card)."""
+        rules = deal.rules
+        self.set_min: int = rules.set_min
+        self.run_min: int = rules.run_min
+        self.high: bool = rules.high_aces
+        """The rules of melds, read once for every pile card."""
+        self.ends_freely: bool = deal._turn_ends_freely()
+        """Whether a turn that takes a usable pile card can always be finished."""
         self._at = len(deal.pile)
         """The masks below are of the hand and the pile from ``_at`` up."""
         self._masks, self._jokers = suit_masks(deal.hands[deal.to_move])
@@ -356,15 +362,14 @@ class PileUse:
         if self.fits >> chosen & 1:
             return True
         masks, jokers = self._masks_from(index)
-        rules = deal.rules
-        if chosen != JOKER_CODE and any(
-                _reaches(meld, chosen, masks[meld.suit], jokers, rules)
-                for meld in self.runs[chosen // 13]):
-            return True
-        if chosen != JOKER_CODE and not jokers:
-            return forms_meld_with(chosen, masks, rules)
+        if chosen != JOKER_CODE:
+            for meld in self.runs[chosen // 13]:
+                if _reaches(meld, chosen, masks[meld.suit], jokers, self.high):
+                    return True
+            if not jokers:
+                return meld_with_masks(chosen, masks, self.set_min, self.run_min, self.high)
         hand = deal.hands[deal.to_move] + deal.pile[index:]
-        return bool(_melds_with(chosen, hand, rules))
+        return bool(_melds_with(chosen, hand, deal.rules))
 
     def _masks_from(self, index: int) -> tuple[list[int], int]:
         """:func:`suit_masks` of the hand with the pile from ``index`` up."""
@@ -378,18 +383,19 @@ class PileUse:
         return self._masks, self._jokers
 
 
-_NO_RUNS: tuple[list[Meld], ...] = ([], [], [], [])
+_NO_RUNS: Final[tuple[list[Meld], ...]] = ([], [], [], [])
 
 
-def _reaches(meld: Meld, chosen: int, held: int, jokers: int, rules: Rules) -> bool:
+def _reaches(meld: Meld, chosen: int, held: int, jokers: int, high_aces: bool) -> bool:
     """Whether cards of a hand could extend run ``meld`` until ``chosen`` fits its end: the
     hand holds the places of ``held`` in the run's suit (its suit mask) and ``jokers``
-    jokers, enough to fill every place between the run and the card."""
+    jokers, enough to fill every place between the run and the card (``high_aces``: the
+    rules' ``aces=high-low``)."""
     if meld.kind != "run" or chosen == JOKER_CODE or chosen // 13 != meld.suit:
         return False
     rank = chosen % 13 + 1
-    positions = [rank] + ([14] if rank == 1 and rules.high_aces else [])
-    if held & 2 and rules.high_aces:
+    positions = [rank] + ([14] if rank == 1 and high_aces else [])
+    if held & 2 and high_aces:
         held |= 1 << 14
     for pos in positions:
         if pos > meld.high + 1:

@@ -39,7 +39,7 @@ import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from rummykit.cards import make_deck
 from rummykit.engine.layout import Layout, shuffle
@@ -50,7 +50,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Hidden", "Knowledge", "Tracker", "determinize"]
 
-UNKNOWN = -1
+UNKNOWN: Final = -1
 """A stock place whose card the seat does not know."""
 
 
