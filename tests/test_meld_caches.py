@@ -1,7 +1,9 @@
-"""What melds keep for speed answers as the rules do: the lay-off targets kept on a meld
-agree with the one lay-off predicate for every card, kept melds and hashes survive copies
-and pickles only as fresh values, and the tables behind ``find_melds`` give the melds that
-the hand's cards form (checked against every sub-multiset, small hands only)."""
+"""What melds keep for speed answers as the rules do: the lay-off targets and the bit mask
+of fitting cards kept on a meld agree with the one lay-off predicate for every card (and
+follow the rules they were asked under), kept melds and hashes survive copies and pickles
+only as fresh values, the tables behind ``find_melds`` give the melds that the hand's
+cards form (checked against every sub-multiset, small hands only), and the actions made
+once per meld or lay-off are the actions they stand for."""
 
 from __future__ import annotations
 
@@ -13,11 +15,14 @@ from itertools import combinations
 import pytest
 
 from rummykit.cards import JOKER_CODE, make_deck
+from rummykit.engine.actions import Action, layoff_action, meld_action
 from rummykit.errors import IllegalActionError
-from rummykit.melds import Meld, find_melds, layoff_ends, layoff_targets, make_meld
+from rummykit.melds import Meld, find_melds, fit_mask, layoff_ends, layoff_targets, make_meld
 from rummykit.rules import Rules
 
 PRESETS = ("basic", "classic", "rummy500", "ramino")
+VARIANTS = (*PRESETS, "classic(run_min=4,aces=high-low)", "basic(set_min=4,run_min=5)")
+"""The presets, and meld rules the presets do not use (longer runs, bigger sets)."""
 
 
 def _table_melds(rules: Rules, seed: int) -> list[Meld]:
@@ -39,13 +44,26 @@ def test_layoff_targets_agree_with_layoff_ends_for_every_card(name: str) -> None
     assert melds
     for meld in melds:
         targets = layoff_targets(meld, rules)
+        mask = fit_mask(meld, rules)
         for code in range(JOKER_CODE + 1):
             ends = layoff_ends(meld, code, rules)
             assert targets.ends[code] == ends
             assert (code in targets.cards) == bool(ends)
+            assert bool(mask >> code & 1) == bool(ends)
 
 
-@pytest.mark.parametrize("name", PRESETS)
+def test_fit_mask_follows_the_rules_it_is_asked_under() -> None:
+    """The same run J-Q-K of hearts with a low-ace rules object and a high-ace one: the ace
+    fits only under the second, asked one after the other on the one meld."""
+    low, high = Rules.parse("classic"), Rules.parse("classic(aces=high-low)")
+    meld = Meld("run", (36, 37, 38), (0, 0, 0), 0, suit=2, low=11, high=13)  # JH QH KH
+    ace = 26  # AH
+    assert not fit_mask(meld, low) >> ace & 1
+    assert fit_mask(meld, high) >> ace & 1
+    assert not fit_mask(meld, low) >> ace & 1
+
+
+@pytest.mark.parametrize("name", VARIANTS)
 def test_find_melds_lists_exactly_the_melds_of_the_cards(name: str) -> None:
     """Every meld listed is a meld of the hand's cards, and every set of the hand's cards
     that is a meld (in the order find_melds writes them) is listed."""
@@ -83,3 +101,13 @@ def test_copies_and_pickles_of_a_meld_keep_nothing_cached() -> None:
         assert other == meld
         assert hash(other) == hash(meld)
         assert other._targets is None
+        assert other._fits is None
+
+
+def test_actions_made_once_are_the_actions_they_stand_for() -> None:
+    run = (24, 25, 13)
+    assert meld_action(run) == Action("meld", run)
+    assert meld_action(run) is meld_action(run)
+    for card, number, low in ((52, 3, True), (52, 3, False), (7, 1, False), (40, 12, False)):
+        assert layoff_action(card, number, low) == Action("layoff", (card,), number, low)
+    assert layoff_action(52, 3, True) != layoff_action(52, 3, False)
