@@ -133,7 +133,8 @@ def test_a_run_reached_by_the_hand_agrees_with_laying_off_card_by_card(
 ) -> None:
     rules, meld, hand, chosen = case
     masks, jokers = suit_masks([*hand, chosen])
-    quick = fits(meld, chosen, rules) or _reaches(meld, chosen, masks[meld.suit], jokers, rules)
+    quick = fits(meld, chosen, rules) or _reaches(meld, chosen, masks[meld.suit], jokers,
+                                                       rules.high_aces)
     assert quick == _extended_to(_oracle_run(meld), hand, chosen, rules)
 
 

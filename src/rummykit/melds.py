@@ -618,19 +618,20 @@ def meld_with_masks(card: int, masks: Sequence[int], set_min: int, run_min: int,
     if (bool(masks[0] & bit) + bool(masks[1] & bit) + bool(masks[2] & bit)
             + bool(masks[3] & bit)) >= set_min:
         return True
-    window = (1 << run_min) - 1
     m = masks[suit]
-    places = [r + 1]
     if high_aces and m & 2:  # an ace held is also place 14
         m |= 1 << 14
-        if r == 0:
-            places.append(14)
-    for place in places:
-        for low in range(max(1, place - run_min + 1), place + 1):
-            run = window << low
-            if m & run == run:
-                return True
-    return False
+    # The places that start run_min places held in a row; one of them must start a run
+    # holding the card's place (the ace's place 14 too, where aces may be high).
+    starts = m
+    for step in range(1, run_min):
+        starts &= m >> step
+    if not starts:
+        return False
+    place = r + 1
+    if starts & ((2 << place) - (1 << max(1, place - run_min + 1))):
+        return True
+    return bool(high_aces and r == 0 and starts & ((2 << 14) - (1 << (15 - run_min))))
 
 
 def _find_with_jokers(

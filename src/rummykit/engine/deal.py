@@ -438,11 +438,11 @@ class Deal:
                 legal = finishable_after(self, cards, make_meld(cards, rules, seat), None)
             if legal:
                 out.append(meld_action(cards))
+        held = 0  # the hand's distinct cards as a bit mask (bit c for card code c)
+        for c in hand:
+            held |= 1 << c
         if self._opened[seat] and self.table:
             # A bit test per meld tells whether a card of the hand fits it.
-            held = 0
-            for c in hand:
-                held |= 1 << c
             distinct: set[int] | None = None
             for number, meld in enumerate(self.table, 1):
                 if not fit_mask(meld, rules) & held:
@@ -465,8 +465,11 @@ class Deal:
         if self._turn_discard_refusal() is None:
             # Of the rules of a discard, only the taken card's depends on the card.
             taken = self.taken
-            out.extend([DISCARDS[c] for c in sorted(set(hand))
-                        if c != taken or self._discard_refusal(c) is None])
+            while held:  # the distinct cards, lowest code first
+                c = (held & -held).bit_length() - 1
+                held &= held - 1
+                if c != taken or self._discard_refusal(c) is None:
+                    out.append(DISCARDS[c])
         return out
 
     # -- checking ----------------------------------------------------------------------

@@ -377,7 +377,13 @@ class PileUse:
         if index > self._at:
             self._at = len(pile)
             self._masks, self._jokers = suit_masks(self.deal.hands[self.deal.to_move])
-        if index < self._at:
+        if index == self._at - 1:  # one step down the pile, as the legal draws are listed
+            c = pile[index]
+            if c == JOKER_CODE:
+                self._jokers += 1
+            self._masks[c // 13] |= 2 << c % 13
+            self._at = index
+        elif index < self._at:
             self._jokers += suit_masks(pile[index:self._at], self._masks)[1]
             self._at = index
         return self._masks, self._jokers
