@@ -563,11 +563,7 @@ def find_melds(hand: Sequence[int], rules: Rules) -> list[tuple[int, ...]]:
         m = suit_masks[s]
         if high and m & 2:
             m |= 1 << 14
-        # The places that start run_min places held in a row: none, no run.
-        starts = m
-        for step in range(1, run_min):
-            starts &= m >> step
-        if starts:
+        if m.bit_count() >= run_min:
             key = (run_min * 4 + s) << 16 | m
             runs = _RUNS.get(key)
             if runs is None:

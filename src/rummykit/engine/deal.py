@@ -438,19 +438,24 @@ class Deal:
                 legal = finishable_after(self, cards, make_meld(cards, rules, seat), None)
             if legal:
                 out.append(meld_action(cards))
-        held = 0  # the hand's distinct cards as a bit mask (bit c for card code c)
-        for c in hand:
-            held |= 1 << c
         if self._opened[seat] and self.table:
-            # A bit test per meld tells whether a card of the hand fits it.
+            # Compiled, a bit test per meld finds the melds a card of the hand fits fastest;
+            # in Python the loop over the hand that makes its mask costs more than it saves,
+            # and the sets' own intersection answers.
+            held = 0
+            if COMPILED:
+                for c in hand:
+                    held |= 1 << c
             distinct: set[int] | None = None
             for number, meld in enumerate(self.table, 1):
-                if not fit_mask(meld, rules) & held:
+                if COMPILED and not fit_mask(meld, rules) & held:
                     continue
                 if distinct is None:
                     distinct = set(hand)
                 targets = layoff_targets(meld, rules)
                 fitting = targets.cards.intersection(distinct)
+                if not fitting:
+                    continue
                 # Several cards are listed in the order of ``distinct``, as they always were.
                 for c in distinct if len(fitting) > 1 else fitting:
                     for low in targets.ends[c]:
@@ -465,11 +470,8 @@ class Deal:
         if self._turn_discard_refusal() is None:
             # Of the rules of a discard, only the taken card's depends on the card.
             taken = self.taken
-            while held:  # the distinct cards, lowest code first
-                c = (held & -held).bit_length() - 1
-                held &= held - 1
-                if c != taken or self._discard_refusal(c) is None:
-                    out.append(DISCARDS[c])
+            out.extend([DISCARDS[c] for c in sorted(set(hand))
+                        if c != taken or self._discard_refusal(c) is None])
         return out
 
     # -- checking ----------------------------------------------------------------------
@@ -815,10 +817,7 @@ class Deal:
         since the stock or the table last changed: the player to move, the pile and every
         hand. (The stock, the table, the turn-overs and refills used and who has opened or
         laid cards are the same for all of them: a change to any of those is for good.)"""
-        key: list[object] = [self.to_move, tuple(self.pile)]
-        for hand in self.hands:
-            key.append(tuple(sorted(hand)))
-        return tuple(key)
+        return (self.to_move, tuple(self.pile), *[tuple(sorted(h)) for h in self.hands])
 
     def _check_repetition(self) -> None:
         """A new turn starts: end the deal if its position has now come up ``repetition``
