@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from oracle._oracle import JK, Reading, layoff_results, melds_of
-from rummykit.cards import JOKER_CODE, make_deck, without
+from rummykit.cards import JOKER_CODE, make_deck
 from rummykit.engine import Deal
 from rummykit.engine.finish import (
     PileUse,
@@ -37,6 +37,7 @@ from rummykit.melds import (
     layoff_targets,
     make_meld,
     suit_masks,
+    without,
 )
 from rummykit.rules import Rules, preset
 

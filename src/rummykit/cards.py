@@ -18,7 +18,7 @@ multiset of cards.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from enum import IntEnum
 from typing import Final
 
@@ -36,7 +36,6 @@ __all__ = [
     "parse_cards",
     "rank_of",
     "suit_of",
-    "without",
 ]
 
 
@@ -145,11 +144,3 @@ def format_cards(cards: Iterable[int]) -> str:
 def make_deck(decks: int = 1, jokers: int = 0) -> list[Card]:
     """A fresh unshuffled deck: ``decks`` copies of the 52 cards, then the jokers."""
     return [CARDS[code] for _ in range(decks) for code in range(52)] + [JOKER] * jokers
-
-
-def without(hand: Sequence[int], cards: Sequence[int]) -> list[int]:
-    """The hand less one copy of each of ``cards`` (all of which it holds)."""
-    rest = list(hand)
-    for c in cards:
-        rest.remove(c)
-    return rest

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import cache
 from itertools import combinations
 from typing import Final, Literal, NamedTuple
 
@@ -44,6 +44,7 @@ __all__ = [
     "meld_with_masks",
     "most_meld_points",
     "suit_masks",
+    "without",
 ]
 
 MeldKind = Literal["set", "run"]
@@ -138,6 +139,14 @@ def card_points(code: int, rules: Rules) -> int:
 def hand_points(hand: Iterable[int], rules: Rules) -> int:
     """The points of the cards in a hand."""
     return sum(card_points(c, rules) for c in hand)
+
+
+def without(hand: Sequence[int], cards: Sequence[int]) -> list[int]:
+    """The hand less one copy of each of ``cards`` (all of which it holds)."""
+    rest = list(hand)
+    for c in cards:
+        rest.remove(c)
+    return rest
 
 
 def meld_points(meld: Meld, rules: Rules, by: int | None = None) -> int:
@@ -523,10 +532,6 @@ _SUIT: Final = tuple(code // 13 for code in range(JOKER_CODE + 1))
 """Each card code's suit (4 for the joker)."""
 _POSITION_BIT: Final = tuple(2 << code % 13 for code in range(JOKER_CODE + 1))
 """Each natural card's bit in its suit's mask (bit 1 the ace, 13 the king)."""
-_RANK: Final = (*(code % 13 + 1 for code in range(JOKER_CODE)), 14)
-"""Each natural card's rank (1-13), and 14 for the joker."""
-_SUIT_BIT: Final = tuple(1 << code // 13 for code in range(JOKER_CODE + 1))
-"""Each natural card's bit in its rank's mask of suits."""
 
 
 def find_melds(hand: Sequence[int], rules: Rules) -> list[tuple[int, ...]]:
@@ -536,15 +541,18 @@ def find_melds(hand: Sequence[int], rules: Rules) -> list[tuple[int, ...]]:
     of ``run_min`` or more. With jokers, also every way to fill gaps (or replace natural
     cards) with the jokers the hand holds.
     """
-    # Bit r + 1 of a suit's mask for the rank-r card of the suit (bit 1: the ace); the
-    # fifth mask only tells whether the hand holds a joker.
-    suit_masks = [0, 0, 0, 0, 0]
+    packed = 0
     for c in hand:
-        suit_masks[_SUIT[c]] |= _POSITION_BIT[c]
-    if suit_masks[4]:
-        return _find_with_jokers(hand, suit_masks, hand.count(JOKER_CODE), rules)
+        packed |= _PACKED_BIT[c]
+    # Bit r + 1 of a suit's mask for the rank-r card of the suit (bit 1: the ace).
+    clubs = packed & _SUIT_MASK
+    diamonds = packed >> 15 & _SUIT_MASK
+    hearts = packed >> 30 & _SUIT_MASK
+    spades = packed >> 45 & _SUIT_MASK
+    if packed >> 60:  # a joker
+        return _find_with_jokers(clubs, diamonds, hearts, spades, hand.count(JOKER_CODE),
+                                 rules)
     out: list[tuple[int, ...]] = []
-    clubs, diamonds, hearts, spades, _ = suit_masks
     # The ranks held in three suits or more (a set needs set_min >= 3 of them).
     ranks = clubs & diamonds & (hearts | spades) | hearts & spades & (clubs | diamonds)
     while ranks:
@@ -559,11 +567,11 @@ def find_melds(hand: Sequence[int], rules: Rules) -> list[tuple[int, ...]]:
         out.extend(sets)
     high = rules.high_aces
     run_min = rules.run_min
-    for s in range(4):
-        m = suit_masks[s]
+    for s, m in enumerate((clubs, diamonds, hearts, spades)):
         if high and m & 2:
             m |= 1 << 14
-        if m.bit_count() >= run_min:
+        # Three places in a row at least (run_min is 3 or more).
+        if m & m >> 1 & m >> 2:
             key = (run_min * 4 + s) << 16 | m
             runs = _RUNS.get(key)
             if runs is None:
@@ -571,6 +579,11 @@ def find_melds(hand: Sequence[int], rules: Rules) -> list[tuple[int, ...]]:
             out.extend(runs)
     return out
 
+
+_PACKED_BIT: Final = tuple(2 << code % 13 << 15 * (code // 13) for code in range(JOKER_CODE + 1))
+"""Each card's bit in the four suit masks of a hand packed into one number, fifteen bits a
+suit (the joker's is bit 61: any bit from 60 up tells of a joker)."""
+_SUIT_MASK: Final = (1 << 15) - 1
 
 _SETS: Final[dict[int, tuple[tuple[int, ...], ...]]] = {}
 _RUNS: Final[dict[int, tuple[tuple[int, ...], ...]]] = {}
@@ -631,30 +644,49 @@ def meld_with_masks(card: int, masks: Sequence[int], set_min: int, run_min: int,
 
 
 def _find_with_jokers(
-    hand: Sequence[int], suit_masks: list[int], jokers: int, rules: Rules
+    clubs: int, diamonds: int, hearts: int, spades: int, jokers: int, rules: Rules
 ) -> list[tuple[int, ...]]:
-    rank_masks = [0] * 15  # bit s for the card of suit s (the joker's own place is 14)
-    for c in hand:
-        rank_masks[_RANK[c]] |= _SUIT_BIT[c]
     out: list[tuple[int, ...]] = []
     set_min = rules.set_min
     set_max = rules.set_max
-    for rank in range(1, 14):
-        m = rank_masks[rank]
-        if m:
-            out.extend(_joker_set_melds(m, rank, jokers, set_min, set_max))
+    set_key = ((set_max * 8 + set_min) * 16 + jokers) * 16
+    held = clubs | diamonds | hearts | spades
+    while held:
+        rank = (held & -held).bit_length() - 1
+        held &= held - 1
+        suits = (clubs >> rank & 1 | (diamonds >> rank & 1) << 1 | (hearts >> rank & 1) << 2
+                 | (spades >> rank & 1) << 3)
+        key = (set_key + rank) * 16 + suits
+        sets = _JOKER_SETS.get(key)
+        if sets is None:
+            sets = _JOKER_SETS[key] = _joker_set_melds(suits, rank, jokers, set_min, set_max)
+        out.extend(sets)
+    run_min = rules.run_min
     high = rules.high_aces
     top = 14 if high else 13
-    for s in range(4):
-        m = suit_masks[s]
+    run_key = ((run_min * 8 + set_max) * 16 + jokers) * 2 + high
+    for s, m in enumerate((clubs, diamonds, hearts, spades)):
         if m:
             if high and m & 2:
                 m |= 1 << 14
-            out.extend(_joker_run_melds(m, s, jokers, rules.run_min, rules.set_max, top))
+            key = (run_key * 4 + s) << 15 | m
+            runs = _JOKER_RUNS.get(key)
+            if runs is None:
+                if len(_JOKER_RUNS) >= _JOKER_RUNS_LIMIT:
+                    _JOKER_RUNS.clear()
+                runs = _JOKER_RUNS[key] = _joker_run_melds(m, s, jokers, run_min, set_max,
+                                                           top)
+            out.extend(runs)
     return out
 
 
-@cache
+_JOKER_SETS: Final[dict[int, tuple[tuple[int, ...], ...]]] = {}
+_JOKER_RUNS: Final[dict[int, tuple[tuple[int, ...], ...]]] = {}
+_JOKER_RUNS_LIMIT: Final = 1 << 15
+""":func:`_joker_set_melds` and :func:`_joker_run_melds` by one whole-number key each
+(the runs' table is emptied when it grows past its limit)."""
+
+
 def _joker_set_melds(
     suits: int, rank: int, jokers: int, set_min: int, set_max: int
 ) -> tuple[tuple[int, ...], ...]:
@@ -671,7 +703,6 @@ def _joker_set_melds(
     return tuple(out)
 
 
-@lru_cache(maxsize=1 << 15)
 def _joker_run_melds(
     positions: int, suit: int, jokers: int, run_min: int, set_max: int, top: int
 ) -> tuple[tuple[int, ...], ...]:

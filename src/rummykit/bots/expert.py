@@ -21,7 +21,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from rummykit.bots.greedy import fits_table, pile_index, uses_card
-from rummykit.cards import JOKER_CODE, without
+from rummykit.cards import JOKER_CODE
 from rummykit.engine.actions import Action
 from rummykit.melds import (
     Meld,
@@ -30,6 +30,7 @@ from rummykit.melds import (
     find_melds,
     make_meld,
     meld_points,
+    without,
 )
 from rummykit.rules import Rules
 from rummykit.views import View

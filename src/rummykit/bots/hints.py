@@ -25,9 +25,9 @@ from dataclasses import dataclass
 from rummykit.bots.expert import discard_costs, opponent_interest, partition
 from rummykit.bots.greedy import joins, near, pile_index
 from rummykit.bots.master import MasterBot, Search
-from rummykit.cards import CARDS, JOKER_CODE, format_cards, without
+from rummykit.cards import CARDS, JOKER_CODE, format_cards
 from rummykit.engine.actions import Action
-from rummykit.melds import Meld, card_points, find_melds, fits
+from rummykit.melds import Meld, card_points, find_melds, fits, without
 from rummykit.rules import Rules
 from rummykit.views import View
 

@@ -32,10 +32,10 @@ from dataclasses import dataclass
 
 from rummykit.bots.expert import discard_costs, partition
 from rummykit.bots.greedy import joins, near
-from rummykit.cards import JOKER_CODE, without
+from rummykit.cards import JOKER_CODE
 from rummykit.engine.deal import Deal
 from rummykit.engine.knowledge import determinize
-from rummykit.melds import Meld, card_points, fits
+from rummykit.melds import Meld, card_points, fits, without
 from rummykit.rules import Rules
 from rummykit.views import View
 

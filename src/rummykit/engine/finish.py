@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
-from rummykit.cards import JOKER_CODE, format_cards, without
+from rummykit.cards import JOKER_CODE, format_cards
 from rummykit.errors import IllegalActionError
 from rummykit.melds import (
     Meld,
@@ -29,6 +29,7 @@ from rummykit.melds import (
     meld_with_masks,
     most_meld_points,
     suit_masks,
+    without,
 )
 from rummykit.rules import Rules
 
@@ -142,8 +143,9 @@ class Shortcuts:
     def _opening(self, cards: tuple[int, ...]) -> bool | None:
         deal = self.deal
         rules = deal.rules
+        opening = rules.opening
         value = deal.turn_value + meld_points(make_meld(cards, rules, deal.to_move), rules)
-        if value >= rules.opening:
+        if value >= opening:
             return None
         if rules.melds_per_turn == "one":
             return False  # no other meld may follow it this turn
@@ -154,10 +156,13 @@ class Shortcuts:
             self._most = most_meld_points(rules)
             self._in_melds = _most_points(self.melds, self.hand, self._most)
         most = self._most
-        if value + self._in_melds - sum(map(most.__getitem__, cards)) < rules.opening:
+        own = 0
+        for c in cards:
+            own += most[c]
+        if value + self._in_melds - own < opening:
             return False
         rest = without(self.hand, cards)
-        if value + _most_points(find_melds(rest, rules), rest, most) < rules.opening:
+        if value + _most_points(find_melds(rest, rules), rest, most) < opening:
             return False
         return None
 
@@ -275,8 +280,18 @@ def _most_points(
     """The most that disjoint melds of ``rest`` could add to the turn's points: every card
     of ``rest`` that is in one of its ``melds`` (every meld it can form) at its ``most``
     (:func:`most_meld_points`)."""
-    in_melds = {c for cards in melds for c in cards}
-    return sum([most[c] for c in rest if c in in_melds])
+    in_melds = 0  # bit c for card code c
+    for cards in melds:
+        for c in cards:
+            in_melds |= _BIT[c]
+    total = 0
+    for c in rest:
+        if in_melds & _BIT[c]:
+            total += most[c]
+    return total
+
+
+_BIT: Final = tuple(1 << code for code in range(JOKER_CODE + 1))
 
 
 def _usable_at_once(
