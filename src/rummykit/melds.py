@@ -15,7 +15,7 @@ be high. A set's jokers stand for suits the set lacks.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import FrozenInstanceError
 from functools import cache
 from itertools import combinations
 from typing import Final, Literal, NamedTuple
@@ -50,9 +50,16 @@ __all__ = [
 MeldKind = Literal["set", "run"]
 
 
-@dataclass(frozen=True, slots=True)
 class Meld:
-    """A meld on the table. Frozen: a lay-off makes a new one."""
+    """A meld on the table. Immutable: a lay-off makes a new one.
+
+    Written out rather than a frozen dataclass so that the compiled build makes one with
+    a native constructor (a lay-off or a search makes melds all the time); it compares,
+    hashes and prints as that dataclass would.
+    """
+
+    __slots__ = ("_fits", "_hash", "_points", "_targets", "cards", "high", "kind", "layers",
+                 "low", "owner", "rank", "suit")
 
     kind: MeldKind
     cards: tuple[int, ...]
@@ -61,38 +68,69 @@ class Meld:
     """Who laid each card (parallel to ``cards``): lay-offs score for who laid them."""
     owner: int
     """The player who laid the meld down."""
-    rank: int = 0
-    """A set's rank (1-13)."""
-    suit: int = 0
-    """A run's suit (0-3)."""
-    low: int = 0
-    """A run's lowest position (1 = low ace)."""
-    high: int = 0
-    """A run's highest position (14 = high ace)."""
-    _targets: tuple[Rules, LayoffTargets] | None = field(
-        default=None, init=False, repr=False, compare=False)
+    rank: int
+    """A set's rank (1-13; 0 for a run)."""
+    suit: int
+    """A run's suit (0-3; 0 for a set)."""
+    low: int
+    """A run's lowest position (1 = low ace; 0 for a set)."""
+    high: int
+    """A run's highest position (14 = high ace; 0 for a set)."""
+    _targets: tuple[Rules, LayoffTargets] | None
     """What :func:`layoff_targets` found, kept with the rules it was found under."""
-    _points: tuple[Rules, int] | None = field(
-        default=None, init=False, repr=False, compare=False)
+    _points: tuple[Rules, int] | None
     """What :func:`meld_points` of all its cards came to, kept with the rules."""
-    _fits: tuple[Rules, int] | None = field(
-        default=None, init=False, repr=False, compare=False)
+    _fits: tuple[Rules, int] | None
     """What :func:`fit_mask` found, kept with the rules."""
-    _hash: int | None = field(default=None, init=False, repr=False, compare=False)
+    _hash: int | None
+
+    def __init__(self, kind: MeldKind, cards: tuple[int, ...], layers: tuple[int, ...],
+                 owner: int, rank: int = 0, suit: int = 0, low: int = 0,
+                 high: int = 0) -> None:
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "cards", cards)
+        object.__setattr__(self, "layers", layers)
+        object.__setattr__(self, "owner", owner)
+        object.__setattr__(self, "rank", rank)
+        object.__setattr__(self, "suit", suit)
+        object.__setattr__(self, "low", low)
+        object.__setattr__(self, "high", high)
+        object.__setattr__(self, "_targets", None)
+        object.__setattr__(self, "_points", None)
+        object.__setattr__(self, "_fits", None)
+        object.__setattr__(self, "_hash", None)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def _fields(self) -> tuple[object, ...]:
+        return (self.kind, self.cards, self.layers, self.owner, self.rank, self.suit,
+                self.low, self.high)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Meld):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __repr__(self) -> str:
+        return (f"Meld(kind={self.kind!r}, cards={self.cards!r}, layers={self.layers!r}, "
+                f"owner={self.owner!r}, rank={self.rank!r}, suit={self.suit!r}, "
+                f"low={self.low!r}, high={self.high!r})")
 
     def __reduce__(self) -> tuple[type[Meld], tuple[object, ...]]:
         # Pickled and copied without what it keeps (a string's hash differs between
         # processes, so a kept hash must not travel).
-        return (Meld, (self.kind, self.cards, self.layers, self.owner, self.rank, self.suit,
-                       self.low, self.high))
+        return (Meld, self._fields())
 
     def __hash__(self) -> int:
-        # The hash of the compared fields, as the dataclass would make it, made once (the
+        # The hash of the compared fields, made once (the
         # turn search keys its memo on whole tables).
         h = self._hash
         if h is None:
-            h = hash((self.kind, self.cards, self.layers, self.owner, self.rank, self.suit,
-                      self.low, self.high))
+            h = hash(self._fields())
             object.__setattr__(self, "_hash", h)
         return h
 
@@ -528,12 +566,6 @@ def _run_melds(positions: int, suit: int, run_min: int) -> tuple[tuple[int, ...]
     )
 
 
-_SUIT: Final = tuple(code // 13 for code in range(JOKER_CODE + 1))
-"""Each card code's suit (4 for the joker)."""
-_POSITION_BIT: Final = tuple(2 << code % 13 for code in range(JOKER_CODE + 1))
-"""Each natural card's bit in its suit's mask (bit 1 the ace, 13 the king)."""
-
-
 def find_melds(hand: Sequence[int], rules: Rules) -> list[tuple[int, ...]]:
     """Every distinct meld the hand can form, each as its cards in notation order.
 
@@ -595,13 +627,19 @@ def suit_masks(cards: Iterable[int], into: list[int] | None = None) -> tuple[lis
     """The suit masks of ``cards`` as :func:`find_melds` makes them (bit r + 1 of mask s
     for the card of rank r in suit s; bit 1 the ace; a fifth mask is set by jokers), and
     how many jokers they hold. With ``into``, the cards are added to those masks."""
-    masks = into if into is not None else [0, 0, 0, 0, 0]
+    packed = 0
     jokers = 0
     for c in cards:
-        masks[_SUIT[c]] |= _POSITION_BIT[c]
+        packed |= _PACKED_BIT[c]
         if c == JOKER_CODE:
             jokers += 1
-    return masks, jokers
+    masks = [packed & _SUIT_MASK, packed >> 15 & _SUIT_MASK, packed >> 30 & _SUIT_MASK,
+             packed >> 45 & _SUIT_MASK, 2 if jokers else 0]
+    if into is None:
+        return masks, jokers
+    for s in range(5):
+        into[s] |= masks[s]
+    return into, jokers
 
 
 def forms_meld_with(card: int, masks: Sequence[int], rules: Rules) -> bool:
