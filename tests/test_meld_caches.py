@@ -105,7 +105,7 @@ def test_copies_and_pickles_of_a_meld_keep_nothing_cached() -> None:
         assert other == meld
         assert hash(other) == hash(meld)
         assert other._targets is None
-        assert other._fits is None
+        assert other._fits_for is None
 
 
 def test_a_meld_cannot_be_changed_and_compares_by_its_fields_only() -> None:

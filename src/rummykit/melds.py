@@ -58,8 +58,8 @@ class Meld:
     hashes and prints as that dataclass would.
     """
 
-    __slots__ = ("_fits", "_hash", "_points", "_targets", "cards", "high", "kind", "layers",
-                 "low", "owner", "rank", "suit")
+    __slots__ = ("_fits", "_fits_for", "_hash", "_points", "_targets", "cards", "high", "kind",
+                 "layers", "low", "owner", "rank", "suit")
 
     kind: MeldKind
     cards: tuple[int, ...]
@@ -80,8 +80,10 @@ class Meld:
     """What :func:`layoff_targets` found, kept with the rules it was found under."""
     _points: tuple[Rules, int] | None
     """What :func:`meld_points` of all its cards came to, kept with the rules."""
-    _fits: tuple[Rules, int] | None
-    """What :func:`fit_mask` found, kept with the rules."""
+    _fits: int
+    _fits_for: Rules | None
+    """What :func:`fit_mask` found, and the rules it was found under (two plain fields
+    rather than a pair: the compiled lay-off listing reads them for every table meld)."""
     _hash: int | None
 
     def __init__(self, kind: MeldKind, cards: tuple[int, ...], layers: tuple[int, ...],
@@ -97,7 +99,8 @@ class Meld:
         object.__setattr__(self, "high", high)
         object.__setattr__(self, "_targets", None)
         object.__setattr__(self, "_points", None)
-        object.__setattr__(self, "_fits", None)
+        object.__setattr__(self, "_fits", 0)
+        object.__setattr__(self, "_fits_for", None)
         object.__setattr__(self, "_hash", None)
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -470,13 +473,13 @@ def fit_mask(meld: Meld, rules: Rules) -> int:
     """The cards that can be laid off on ``meld`` as a bit mask (bit ``c`` for card code
     ``c``): a hand's lay-offs on a table are found by a bit test per meld. Kept on the
     meld, as :func:`layoff_targets` is."""
-    kept = meld._fits
-    if kept is not None and kept[0] is rules:
-        return kept[1]
+    if meld._fits_for is rules:
+        return meld._fits
     mask = 0
     for code in layoff_targets(meld, rules).cards:
         mask |= 1 << code
-    object.__setattr__(meld, "_fits", (rules, mask))
+    object.__setattr__(meld, "_fits", mask)
+    object.__setattr__(meld, "_fits_for", rules)
     return mask
 
 

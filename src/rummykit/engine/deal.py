@@ -25,7 +25,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from types import FunctionType
 from typing import TYPE_CHECKING, Final, Literal
 
-from rummykit.cards import format_cards
+from rummykit.cards import JOKER_CODE, format_cards
 from rummykit.engine.actions import (
     DISCARDS,
     DRAW_PILE,
@@ -438,14 +438,14 @@ class Deal:
                 legal = finishable_after(self, cards, make_meld(cards, rules, seat), None)
             if legal:
                 out.append(meld_action(cards))
+        # Compiled, the hand's cards as a bit mask find the melds a card of the hand fits
+        # (a bit test per meld) and list the discards (the mask's bits in order); in Python
+        # the loop that makes the mask costs more than it saves, and sets answer.
+        held = 0
+        if COMPILED:
+            for c in hand:
+                held |= 1 << c
         if self._opened[seat] and self.table:
-            # Compiled, a bit test per meld finds the melds a card of the hand fits fastest;
-            # in Python the loop over the hand that makes its mask costs more than it saves,
-            # and the sets' own intersection answers.
-            held = 0
-            if COMPILED:
-                for c in hand:
-                    held |= 1 << c
             distinct: set[int] | None = None
             for number, meld in enumerate(self.table, 1):
                 if COMPILED and not fit_mask(meld, rules) & held:
@@ -470,7 +470,9 @@ class Deal:
         if self._turn_discard_refusal() is None:
             # Of the rules of a discard, only the taken card's depends on the card.
             taken = self.taken
-            out.extend([DISCARDS[c] for c in sorted(set(hand))
+            ordered = ([c for c in range(JOKER_CODE + 1) if held >> c & 1] if COMPILED
+                       else sorted(set(hand)))
+            out.extend([DISCARDS[c] for c in ordered
                         if c != taken or self._discard_refusal(c) is None])
         return out
 
