@@ -656,14 +656,15 @@ def forms_meld_with(card: int, masks: Sequence[int], rules: Rules) -> bool:
     them the card's (an ace's place 14 too where aces may be high). No run of
     ``run_min`` <= 13 places has both aces, so the K-A-2 rule never forbids one found here.
     """
-    return meld_with_masks(card, masks, rules.set_min, rules.run_min, rules.high_aces)
+    return meld_with_masks(card, list(masks), rules.set_min, rules.run_min, rules.high_aces)
 
 
-def meld_with_masks(card: int, masks: Sequence[int], set_min: int, run_min: int,
+def meld_with_masks(card: int, masks: list[int], set_min: int, run_min: int,
                     high_aces: bool) -> bool:
     """:func:`forms_meld_with` under the rules' ``set_min``, ``run_min`` and
     ``high_aces`` (read once by a caller that asks of many cards)."""
-    suit, r = divmod(card, 13)
+    suit = card // 13
+    r = card % 13
     bit = 2 << r
     if (bool(masks[0] & bit) + bool(masks[1] & bit) + bool(masks[2] & bit)
             + bool(masks[3] & bit)) >= set_min:

@@ -415,10 +415,9 @@ def _reaches(meld: Meld, chosen: int, held: int, jokers: int, high_aces: bool) -
     if meld.kind != "run" or chosen == JOKER_CODE or chosen // 13 != meld.suit:
         return False
     rank = chosen % 13 + 1
-    positions = [rank] + ([14] if rank == 1 and high_aces else [])
     if held & 2 and high_aces:
         held |= 1 << 14
-    for pos in positions:
+    for pos in (rank, 14) if rank == 1 and high_aces else (rank,):
         if pos > meld.high + 1:
             if meld.low == 1 and pos == 14:
                 continue  # the ace is low or high in a run, never both
@@ -430,7 +429,8 @@ def _reaches(meld: Meld, chosen: int, held: int, jokers: int, high_aces: bool) -
         else:
             continue
         gap = (1 << high) - (1 << low)  # the places low .. high - 1
-        if (gap & ~held).bit_count() <= jokers:
+        missing = gap & ~held
+        if not missing or (jokers and missing.bit_count() <= jokers):
             return True
     return False
 
@@ -445,5 +445,6 @@ def _near(hand: list[int], chosen: int) -> list[int]:
     """The cards of a hand that could share a meld with ``chosen``."""
     if chosen == JOKER_CODE:
         return hand
-    suit, rank = divmod(chosen, 13)
+    suit = chosen // 13
+    rank = chosen % 13
     return [c for c in hand if c == JOKER_CODE or c % 13 == rank or c // 13 == suit]
