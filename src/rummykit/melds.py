@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import FrozenInstanceError
 from functools import cache
 from itertools import combinations
-from typing import Final, Literal, NamedTuple
+from typing import Final, Literal
 
 from rummykit.cards import JOKER_CODE, RANK_NAMES, SUIT_NAMES, format_cards
 from rummykit.errors import IllegalActionError
@@ -435,13 +435,28 @@ def layoff_ends(meld: Meld, code: int, rules: Rules) -> tuple[bool, ...]:
     return (False,) if _misfit(meld, code, rules, False) is None else ()
 
 
-class LayoffTargets(NamedTuple):
-    """The cards that can be laid off on one meld (see :func:`layoff_targets`)."""
+class LayoffTargets:
+    """The cards that can be laid off on one meld (see :func:`layoff_targets`); never
+    changed once made (the fields are final: read-only in the compiled build)."""
 
-    cards: frozenset[int]
-    """The codes of the cards that fit."""
-    ends: tuple[tuple[bool, ...], ...]
-    """:func:`layoff_ends` of every card code: ``ends[code]``."""
+    __slots__ = ("cards", "ends")
+
+    def __init__(self, cards: frozenset[int], ends: tuple[tuple[bool, ...], ...]) -> None:
+        self.cards: Final = cards
+        """The codes of the cards that fit."""
+        self.ends: Final = ends
+        """:func:`layoff_ends` of every card code: ``ends[code]``."""
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, LayoffTargets):
+            return NotImplemented
+        return self.cards == other.cards and self.ends == other.ends
+
+    def __hash__(self) -> int:
+        return hash((self.cards, self.ends))
+
+    def __repr__(self) -> str:
+        return f"LayoffTargets(cards={self.cards!r}, ends={self.ends!r})"
 
 
 def layoff_targets(meld: Meld, rules: Rules) -> LayoffTargets:
