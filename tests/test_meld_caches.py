@@ -108,6 +108,25 @@ def test_copies_and_pickles_of_a_meld_keep_nothing_cached() -> None:
         assert other._fits_for is None
 
 
+def test_layoff_targets_copy_and_pickle_as_equal_values() -> None:
+    rules = Rules.parse("rummy500")
+    targets = layoff_targets(make_meld((24, 25, 13), rules, 1), rules)  # QD KD AD
+    assert 23 in targets.cards  # JD below the queen
+    for other in (pickle.loads(pickle.dumps(targets)), copy.copy(targets),
+                  copy.deepcopy(targets)):
+        assert other == targets and hash(other) == hash(targets)
+        assert other.cards == targets.cards and other.ends == targets.ends
+
+
+def test_a_meld_matches_by_position_as_its_fields_are_written() -> None:
+    meld = Meld("run", (36, 37, 38), (0, 0, 1), 0, suit=2, low=11, high=13)
+    match meld:
+        case Meld("run", cards, _, owner, _, suit, low, high):
+            assert (cards, owner, suit, low, high) == ((36, 37, 38), 0, 2, 11, 13)
+        case _:
+            pytest.fail("a run meld did not match as a run")
+
+
 def test_a_meld_cannot_be_changed_and_compares_by_its_fields_only() -> None:
     """A meld is a value: no field can be set or deleted, equal fields make equal melds
     with one hash whatever each keeps, and its repr reads back as the same meld."""

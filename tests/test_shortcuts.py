@@ -76,6 +76,7 @@ def test_forms_meld_with_agrees_with_the_oracle(case: tuple[Rules, list[int], in
     assert jokers == 0
     expected = any(card in m for m in melds_of(tuple(sorted(hand)), rules))
     assert forms_meld_with(card, masks, rules) == expected
+    assert forms_meld_with(card, tuple(masks), rules) == expected  # any sequence of masks
     # and the engine's own list says the same
     assert expected == any(card in m for m in find_melds(hand, rules))
 

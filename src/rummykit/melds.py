@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import FrozenInstanceError
 from functools import cache
 from itertools import combinations
-from typing import Final, Literal
+from typing import ClassVar, Final, Literal
 
 from rummykit.cards import JOKER_CODE, RANK_NAMES, SUIT_NAMES, format_cards
 from rummykit.errors import IllegalActionError
@@ -41,7 +41,6 @@ __all__ = [
     "layoff_targets",
     "make_meld",
     "meld_points",
-    "meld_with_masks",
     "most_meld_points",
     "suit_masks",
     "without",
@@ -60,6 +59,8 @@ class Meld:
 
     __slots__ = ("_fits", "_fits_for", "_hash", "_points", "_targets", "cards", "high", "kind",
                  "layers", "low", "owner", "rank", "suit")
+    __match_args__: ClassVar[tuple[str, ...]] = ("kind", "cards", "layers", "owner", "rank",
+                                                 "suit", "low", "high")
 
     kind: MeldKind
     cards: tuple[int, ...]
@@ -458,6 +459,11 @@ class LayoffTargets:
     def __repr__(self) -> str:
         return f"LayoffTargets(cards={self.cards!r}, ends={self.ends!r})"
 
+    def __reduce__(self) -> tuple[type[LayoffTargets], tuple[object, ...]]:
+        # Copied and pickled through its constructor (the compiled class has no
+        # instance dictionary for the default protocol to use).
+        return (LayoffTargets, (self.cards, self.ends))
+
 
 def layoff_targets(meld: Meld, rules: Rules) -> LayoffTargets:
     """The cards that can be laid off on ``meld``, each with its :func:`layoff_ends`.
@@ -671,13 +677,14 @@ def forms_meld_with(card: int, masks: Sequence[int], rules: Rules) -> bool:
     them the card's (an ace's place 14 too where aces may be high). No run of
     ``run_min`` <= 13 places has both aces, so the K-A-2 rule never forbids one found here.
     """
-    return meld_with_masks(card, list(masks), rules.set_min, rules.run_min, rules.high_aces)
+    return _meld_with_masks(card, list(masks), rules.set_min, rules.run_min, rules.high_aces)
 
 
-def meld_with_masks(card: int, masks: list[int], set_min: int, run_min: int,
+def _meld_with_masks(card: int, masks: list[int], set_min: int, run_min: int,
                     high_aces: bool) -> bool:
     """:func:`forms_meld_with` under the rules' ``set_min``, ``run_min`` and
-    ``high_aces`` (read once by a caller that asks of many cards)."""
+    ``high_aces`` (read once by a caller that asks of many cards); ``masks`` a list of
+    the four suit masks (a list so that the compiled build indexes it natively)."""
     suit = card // 13
     r = card % 13
     bit = 2 << r

@@ -19,6 +19,7 @@ from rummykit.cards import JOKER_CODE, format_cards
 from rummykit.errors import IllegalActionError
 from rummykit.melds import (
     Meld,
+    _meld_with_masks,
     find_melds,
     fit_mask,
     fits,
@@ -26,7 +27,6 @@ from rummykit.melds import (
     layoff_targets,
     make_meld,
     meld_points,
-    meld_with_masks,
     most_meld_points,
     suit_masks,
     without,
@@ -382,7 +382,7 @@ class PileUse:
                 if _reaches(meld, chosen, masks[meld.suit], jokers, self.high):
                     return True
             if not jokers:
-                return meld_with_masks(chosen, masks, self.set_min, self.run_min, self.high)
+                return _meld_with_masks(chosen, masks, self.set_min, self.run_min, self.high)
         hand = deal.hands[deal.to_move] + deal.pile[index:]
         return bool(_melds_with(chosen, hand, deal.rules))
 
