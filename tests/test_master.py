@@ -15,6 +15,8 @@ stronger than random.
 - ``think`` bounds its time (loosely: a sanity bound, not a benchmark), in ramino too,
   where one rollout can take a quarter of a second (an imagined deal still being played
   when the time is up is dropped);
+- given both budgets it stops at whichever comes first: a long think runs to the count
+  (and plays as the count alone would), a short one cuts a huge count off in time;
 - a view without a legal action is an error; a view with one is answered at once;
 - its options go through ``parse_bot`` / ``split_bots`` / ``make_bot``, and every bad spec
   is a ValueError that names what is wrong;
@@ -35,7 +37,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rummykit.bots import BOTS, make_bot, parse_bot, split_bots
+from rummykit.bots import BOTS, make_bot, parse_bot, same_bot_key, split_bots
 from rummykit.bots.master import MasterBot, Search
 from rummykit.bots.rollout import fast_action, play_out
 from rummykit.engine import Action, Deal, determinize
@@ -338,6 +340,35 @@ def test_master_keeps_to_its_think_time_in_ramino() -> None:
     assert elapsed <= THINK + SLACK, f"think={THINK}: {elapsed:.2f}s"
 
 
+def test_master_given_both_budgets_stops_at_the_first_reached() -> None:
+    """``rollouts`` and ``think`` together: with time to spare the count is reached and
+    the search is the count's alone (the same numbers); with a count no decision could
+    reach, the time stops it."""
+    rules = Rules.parse("classic")
+    deal = _decision(rules, 2, 4, 7)
+    v = view(deal, deal.to_move)
+    assert len(v.legal_actions) > 1
+    counted = MasterBot(rollouts=4).search(v, random.Random(3))
+    capped = MasterBot(rollouts=4, think=60.0).search(v, random.Random(3))
+    assert capped.worlds == counted.worlds == 4
+    assert _same_search(capped, counted)
+    start = time.perf_counter()
+    cut = MasterBot(rollouts=100_000, think=THINK).search(v, random.Random(3))
+    elapsed = time.perf_counter() - start
+    assert elapsed <= THINK + SLACK, f"think={THINK}: {elapsed:.2f}s"
+    assert cut.worlds < 100_000 and cut.choice in v.legal_actions
+
+
+def test_a_count_alone_has_no_time_budget_and_neither_means_the_default_time() -> None:
+    """``rollouts`` alone is a count with no clock (so it plays alike on any machine);
+    neither budget is the default think time, the same bot as ``think=1``."""
+    assert MasterBot(rollouts=4).think is None
+    assert MasterBot().think == 1.0 and MasterBot().rollouts is None
+    assert same_bot_key("master") == same_bot_key("master(think=1)")
+    assert same_bot_key("master(rollouts=8)") != same_bot_key("master(rollouts=8,think=1)")
+    assert same_bot_key("master(rollouts=8)") != same_bot_key("master")
+
+
 # -- views without a choice ------------------------------------------------------------
 
 
@@ -461,8 +492,8 @@ def test_bad_bot_specs_are_errors_naming_the_problem(spec: str, named: str) -> N
 
 
 def test_master_refuses_bad_budgets_when_built_directly() -> None:
-    for kwargs in ({"think": 0.0}, {"think": -1.0}, {"rollouts": 0}, {"rollouts": -3},
-                   {"width": 0}):
+    for kwargs in ({"think": 0.0}, {"think": -1.0}, {"think": float("nan")},
+                   {"rollouts": 0}, {"rollouts": -3}, {"width": 0}):
         with pytest.raises(ValueError, match="think must be positive, rollouts and width at"):
             MasterBot(**kwargs)
 

@@ -128,6 +128,8 @@ def same_bot_key(spec: str) -> tuple[str, tuple[tuple[str, float | int], ...]]:
     signature = inspect.signature(BOTS[level].__init__)
     defaults = {name: p.default for name, p in signature.parameters.items()
                 if name in BOT_OPTIONS.get(level, {}) and isinstance(p.default, int | float)}
+    if level == "master" and "think" not in options and "rollouts" not in options:
+        defaults["think"] = THINK  # the time budget of a master given neither
     return level, tuple(sorted((defaults | options).items()))
 
 
@@ -139,7 +141,7 @@ def make_bot(spec: str) -> Bot:
 
 from rummykit.bots.expert import ExpertBot  # noqa: E402  (the registry needs Bot first)
 from rummykit.bots.greedy import GreedyBot  # noqa: E402
-from rummykit.bots.master import MasterBot  # noqa: E402
+from rummykit.bots.master import THINK, MasterBot  # noqa: E402
 from rummykit.bots.random import RandomBot  # noqa: E402
 
 BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot, "expert": ExpertBot,

@@ -34,6 +34,9 @@ from rummykit.views import View
 __all__ = ["REASONS", "Hint", "Part", "hint", "reason_for", "reason_parts", "render"]
 
 
+THINK = 0.5
+"""The seconds a hint's search takes when neither ``think`` nor ``rollouts`` is given."""
+
 REASONS: dict[str, str] = {
     # What the hint says to do (the start of every reason).
     "verb.draw-stock": "draw from the stock",
@@ -98,17 +101,20 @@ class Hint:
     """The reason as codes of :data:`REASONS` with their params."""
 
 
-def hint(view: View, *, rng: random.Random | None = None, think: float = 0.5,
+def hint(view: View, *, rng: random.Random | None = None, think: float | None = None,
          rollouts: int | None = None) -> Hint:
     """The master's action for the seat of ``view`` (whose move it must be) and its reason.
 
-    ``think`` is the search's time in seconds, or ``rollouts`` a budget of imagined deals
-    (then, with the same ``rng``, the same view always gets the same hint). Without
-    ``rng`` the generator is seeded from the view's public position."""
+    ``think`` is the search's time in seconds (half a second when neither is given),
+    ``rollouts`` a budget of imagined deals (alone, with the same ``rng``, the same view
+    always gets the same hint; with ``think`` too, the search stops at whichever comes
+    first). Without ``rng`` the generator is seeded from the view's public position."""
     if not view.legal_actions:
         raise ValueError("a hint is for the player to move: this view offers no action")
     if rng is None:
         rng = random.Random(_position_seed(view))
+    if think is None and rollouts is None:
+        think = THINK
     bot = MasterBot(think=think, rollouts=rollouts)
     if len(view.legal_actions) == 1:
         action = view.legal_actions[0]

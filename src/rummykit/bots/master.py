@@ -19,7 +19,8 @@ policy (:mod:`rummykit.bots.rollout`), and keeps the action that scores best on 
 It is anytime (it returns the best action found when its think time is up; an imagined
 deal still being played then is dropped, so even slow ramino rollouts keep to the time)
 and seeded: with ``rollouts`` (a budget of imagined deals instead of seconds) and the same
-generator it plays identically on every run. It sees only its view.
+generator it plays identically on every run. Given both, it stops at whichever comes
+first: the count on a fast machine, the time on a slow or busy one. It sees only its view.
 """
 
 from __future__ import annotations
@@ -46,6 +47,8 @@ WIDTH = 4
 """How many discards a decision searches by default: the expert's cheapest (a discard of a
 card in one of the hand's melds is rarely right, and each candidate searched divides the
 imagined deals among more)."""
+THINK = 1.0
+"""The seconds a decision takes when neither ``think`` nor ``rollouts`` is given."""
 PRUNE = 2.0
 """A candidate whose mean gain over the expert's choice is this many standard errors below
 zero is searched no more."""
@@ -68,19 +71,23 @@ class Search:
 class MasterBot:
     """Determinized search with inference; see the module's description.
 
-    ``think``: seconds per decision; ``rollouts``: instead, this many imagined deals per
-    decision (deterministic); ``margin``: how many standard errors a candidate's gain over
-    the expert's choice must reach to replace it; ``width``: how many discards are
-    searched (the expert's cheapest; fewer candidates get more imagined deals each).
+    ``think``: seconds per decision (:data:`THINK` when neither budget is given);
+    ``rollouts``: this many imagined deals per decision (deterministic when alone; with
+    ``think`` too, the search stops at whichever comes first); ``margin``: how many
+    standard errors a candidate's gain over the expert's choice must reach to replace it;
+    ``width``: how many discards are searched (the expert's cheapest; fewer candidates get
+    more imagined deals each).
     """
 
     name = "master"
 
-    def __init__(self, *, think: float = 1.0, rollouts: int | None = None,
+    def __init__(self, *, think: float | None = None, rollouts: int | None = None,
                  margin: float = 2.0, width: int = WIDTH, inference: bool = True) -> None:
-        if think <= 0 or (rollouts is not None and rollouts < 1) or width < 1:
+        if (think is not None and not think > 0) or (rollouts is not None and rollouts < 1) \
+                or width < 1:
             raise ValueError("master: think must be positive, rollouts and width at least 1")
-        self.think = think
+        self.think = THINK if think is None and rollouts is None else think
+        """The time budget in seconds; None for a count of imagined deals alone."""
         self.rollouts = rollouts
         self.margin = margin
         self.width = width
@@ -106,7 +113,9 @@ class MasterBot:
             self.last = Search(baseline, baseline, candidates, (0.0,), 0,
                                time.perf_counter() - start, (0.0,))
             return self.last
-        deadline = start + self.think
+        # The clock is read only when there is a time budget (a count alone must not
+        # depend on it).
+        deadline = None if self.think is None else start + self.think
         budget = self.rollouts
         base = candidates.index(baseline)
         values: list[list[float]] = [[] for _ in candidates]
@@ -121,13 +130,13 @@ class MasterBot:
         batch = 8
         while True:
             pool = sample_worlds(view, rng, batch, weighted=self.inference,
-                                 deadline=None if budget is not None else deadline)
+                                 deadline=deadline)
             batches += 1
             first: dict[int, int] = {}  # each distinct deal of this batch, numbered
             for world in pool:
                 seed = rng.getrandbits(64)
-                cut = None if budget is not None else deadline
-                played = [_rollout(world, candidates[i], view.seat, seed, cut) for i in live]
+                played = [_rollout(world, candidates[i], view.seat, seed, deadline)
+                          for i in live]
                 done = [value for value in played if value is not None]
                 if len(done) < len(live):
                     break  # time ran out inside this imagined deal: it does not count
@@ -135,13 +144,9 @@ class MasterBot:
                     values[i].append(value)
                 drawn.append(batches * 100_000 + first.setdefault(id(world), len(first)))
                 worlds += 1
-                if budget is not None:
-                    if worlds >= budget:
-                        break
-                elif time.perf_counter() >= deadline:
+                if _spent(worlds, budget, deadline):
                     break
-            if (budget is not None and worlds >= budget) or (
-                    budget is None and time.perf_counter() >= deadline):
+            if _spent(worlds, budget, deadline):
                 break
             live = [i for i in live if i == base or not _clearly_worse(
                 values[i], values[base], drawn, PRUNE)]
@@ -163,6 +168,12 @@ class MasterBot:
         self.last = Search(choice, baseline, candidates, means, worlds,
                            time.perf_counter() - start, tuple(gains))
         return self.last
+
+
+def _spent(worlds: int, budget: int | None, deadline: float | None) -> bool:
+    """Whether the search is done: its count of imagined deals played, or its time up."""
+    return ((budget is not None and worlds >= budget)
+            or (deadline is not None and time.perf_counter() >= deadline))
 
 
 def _paired(values: Sequence[float], base: Sequence[float],
