@@ -24,12 +24,13 @@ COMPILED = [
     "src/rummykit/engine/deal.py",
     "src/rummykit/engine/finish.py",
     "src/rummykit/engine/knowledge.py",
+    "src/rummykit/engine/shuffle.py",
     "src/rummykit/rl/actions.py",
     "src/rummykit/rl/observation.py",
 ]
-"""The modules compiled: the move generator, the meld search, what a search bot runs in
-its rollouts, and the RL environment's action codes and observations. The rules, the
-cards, the shuffle, the match, the scoring, the RL environment's class (a PettingZoo
+"""The modules compiled: the move generator, the meld search, the shuffle, what a search
+bot runs in its rollouts, and the RL environment's action codes and observations. The rules, the
+cards, the dealing, the match, the scoring, the RL environment's class (a PettingZoo
 class) and the front ends stay Python (they run once a deal, check loosely typed input by
 hand, or derive from classes that are not compiled)."""
 

@@ -20,7 +20,7 @@ import pytest
 
 from rummykit.cards import format_cards
 from rummykit.engine import Deal, Match, deal_layout, shuffle
-from rummykit.engine.layout import below, refill_rng
+from rummykit.engine.layout import below, check_layout, refill_rng
 from rummykit.rules import preset
 
 GOLDEN: dict[str, Any] = json.loads(
@@ -87,3 +87,22 @@ def test_below_is_uniform() -> None:
 def test_below_refuses_an_empty_range() -> None:
     with pytest.raises(ValueError):
         below(random.Random(0), 0)
+
+
+@pytest.mark.parametrize("name", ["basic", "one-deal", "classic", "rummy500", "limited-stock",
+                                  "ramino"])
+def test_every_layout_the_engine_deals_passes_the_layout_check(name: str) -> None:
+    """``Deal.start`` does not check the layout it dealt itself (it is the deck by
+    construction); this test is that check, for every preset, player count, dealer and
+    a seat out of play."""
+    rules = preset(name)
+    for players in rules.player_counts:
+        for seed in range(20):
+            dealer = seed % players
+            layout = deal_layout(rules, players, dealer, seed, seed % 3)
+            check_layout(rules, layout, players=players)
+            if players > 2:
+                active = [seat != (dealer + 1) % players for seat in range(players)]
+                layout = deal_layout(rules, players, dealer, seed, 0, active)
+                check_layout(rules, layout, players=players, active=active)
+                assert not layout.hands[(dealer + 1) % players]

@@ -21,7 +21,7 @@ the no-dead-ends rule in :mod:`rummykit.engine.finish`, the deal's score in
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from types import FunctionType
 from typing import TYPE_CHECKING, Final, Literal
 
@@ -182,6 +182,7 @@ class Deal:
     def __init__(
         self, rules: Rules, *, players: int, dealer: int, layout: Layout, seed: int = 0,
         index: int = 0, active: Sequence[bool] | None = None, _blank: bool = False,
+        _dealt: bool = False,
     ) -> None:
         if _blank:
             # For copy() and determinize(), which set every field themselves (a deal made
@@ -198,7 +199,8 @@ class Deal:
             raise RecordError("a deal needs at least two active players")
         if not self.active[dealer]:
             raise RecordError(f"dealer {dealer} is out of the match")
-        check_layout(rules, layout, players=players, active=self.active)
+        if not _dealt:  # a layout the engine dealt itself is the deck by construction
+            check_layout(rules, layout, players=players, active=self.active)
         self.rules = rules
         self.players = players
         self.dealer = dealer
@@ -239,7 +241,7 @@ class Deal:
         rules.check_players(players)
         layout = deal_layout(rules, players, dealer, seed, index, active)
         return cls(rules, players=players, dealer=dealer, layout=layout, seed=seed,
-                   index=index, active=active)
+                   index=index, active=active, _dealt=True)
 
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
         """For pickle and ``copy.deepcopy``: the deal's fields, with its moves as a flat
@@ -448,16 +450,27 @@ class Deal:
         if self._opened[seat] and self.table:
             distinct: set[int] | None = None
             for number, meld in enumerate(self.table, 1):
-                if COMPILED and not fit_mask(meld, rules) & held:
-                    continue
-                if distinct is None:
-                    distinct = set(hand)
-                targets = layoff_targets(meld, rules)
-                fitting = targets.cards.intersection(distinct)
-                if not fitting:
-                    continue
+                fitting: Collection[int]
+                if COMPILED:
+                    bits = fit_mask(meld, rules) & held
+                    if not bits:
+                        continue
+                    targets = layoff_targets(meld, rules)
+                    if not bits & (bits - 1):  # one card of the hand fits: no set needed
+                        fitting = (bits.bit_length() - 1,)
+                    else:
+                        if distinct is None:
+                            distinct = set(hand)
+                        fitting = targets.cards.intersection(distinct)
+                else:
+                    if distinct is None:
+                        distinct = set(hand)
+                    targets = layoff_targets(meld, rules)
+                    fitting = targets.cards.intersection(distinct)
+                    if not fitting:
+                        continue
                 # Several cards are listed in the order of ``distinct``, as they always were.
-                for c in distinct if len(fitting) > 1 else fitting:
+                for c in distinct if len(fitting) > 1 and distinct is not None else fitting:
                     for low in targets.ends[c]:
                         if short is None:
                             short = Shortcuts(self, melds)

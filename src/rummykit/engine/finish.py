@@ -417,22 +417,32 @@ def _reaches(meld: Meld, chosen: int, held: int, jokers: int, high_aces: bool) -
     rank = chosen % 13 + 1
     if held & 2 and high_aces:
         held |= 1 << 14
-    for pos in (rank, 14) if rank == 1 and high_aces else (rank,):
-        if pos > meld.high + 1:
-            if meld.low == 1 and pos == 14:
-                continue  # the ace is low or high in a run, never both
-            low, high = meld.high + 1, pos
-        elif pos < meld.low - 1:
-            if meld.high == 14 and pos == 1:
-                continue
-            low, high = pos + 1, meld.low
-        else:
-            continue
-        gap = (1 << high) - (1 << low)  # the places low .. high - 1
-        missing = gap & ~held
-        if not missing or (jokers and missing.bit_count() <= jokers):
-            return True
-    return False
+    if _fills(meld, rank, held, jokers):
+        return True
+    # An ace may also be reached at the high end (place 14).
+    return rank == 1 and high_aces and _fills(meld, 14, held, jokers)
+
+
+def _fills(meld: Meld, pos: int, held: int, jokers: int) -> bool:
+    """Whether ``held`` and ``jokers`` fill every place between run ``meld`` and place
+    ``pos`` beyond one of its ends (False where ``pos`` is not beyond an end)."""
+    if pos > meld.high + 1:
+        if meld.low == 1 and pos == 14:
+            return False  # the ace is low or high in a run, never both
+        low, high = meld.high + 1, pos
+    elif pos < meld.low - 1:
+        if meld.high == 14 and pos == 1:
+            return False
+        low, high = pos + 1, meld.low
+    else:
+        return False
+    missing = ((1 << high) - (1 << low)) & ~held  # the places low .. high - 1 not held
+    # Compiled, clearing the lowest bit once per joker is native arithmetic (a method
+    # call such as ``int.bit_count`` is not).
+    while missing and jokers:
+        missing &= missing - 1
+        jokers -= 1
+    return not missing
 
 
 def _melds_with(card: int, hand: Sequence[int], rules: Rules) -> list[tuple[int, ...]]:

@@ -1,29 +1,19 @@
 """A deal's starting position: the shuffle, the dealing and the one check of a layout.
 
-The shuffle is the engine's own, written over the generator's raw bits
-(``random.Random.getrandbits``), so that the same seed deals the same cards on every
-machine and every Python version, whatever the standard library's ``shuffle`` becomes.
-It is the Fisher-Yates shuffle that Python 3.11's ``random.shuffle`` performs, so the
-deals made before the engine had its own shuffle are dealt again exactly:
-
->>> import random
->>> a, b = list(range(20)), list(range(20))
->>> shuffle(a, random.Random("x"))
->>> random.Random("x").shuffle(b)
->>> a == b
-True
-"""
+The shuffle (:mod:`rummykit.engine.shuffle`) is the engine's own, written over the
+generator's raw bits, so that the same seed deals the same cards on every machine and
+every Python version."""
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import MutableSequence, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import TypeVar
 
 from rummykit.cards import format_cards, make_deck
+from rummykit.engine.shuffle import below, shuffle
 from rummykit.errors import RecordError
 from rummykit.rules import Rules
 
@@ -38,9 +28,6 @@ __all__ = [
     "shuffle",
 ]
 
-T = TypeVar("T")
-
-
 @dataclass(frozen=True, slots=True)
 class Layout:
     """A deal's starting position: the hands, the stock (top card first) and the pile
@@ -52,32 +39,6 @@ class Layout:
 
 
 # -- randomness ----------------------------------------------------------------------
-
-
-def below(rng: random.Random, n: int) -> int:
-    """A uniform whole number in ``[0, n)`` from the generator's raw bits: draw
-    ``n.bit_length()`` bits until the number is below ``n``."""
-    if n <= 0:
-        raise ValueError(f"below({n}): n must be positive")
-    k = n.bit_length()
-    r = rng.getrandbits(k)
-    while r >= n:
-        r = rng.getrandbits(k)
-    return r
-
-
-def shuffle(items: MutableSequence[T], rng: random.Random) -> None:
-    """Shuffle ``items`` in place: for each place from the last down to the second, swap
-    it with a place chosen by :func:`below` among it and those before it (written out
-    here, the same draws: every deal is shuffled)."""
-    bits = rng.getrandbits
-    for i in range(len(items) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
-        j = bits(k)
-        while j >= n:
-            j = bits(k)
-        items[i], items[j] = items[j], items[i]
 
 
 def deal_rng(seed: int, index: int) -> random.Random:
@@ -115,13 +76,14 @@ def deal_layout(
     shuffle(deck, deal_rng(seed, index))
     seats = seats_from(dealer, players, active)
     size = rules.hand_size_for(len(seats))
-    hands: list[list[int]] = [[] for _ in range(players)]
-    top = 0
-    for _ in range(size):
-        for seat in seats:
-            hands[seat].append(deck[top])
-            top += 1
-    return Layout(tuple(tuple(h) for h in hands), tuple(deck[top + 1:]), (deck[top],))
+    # One card at a time clockwise: the k-th seat dealt to gets every len(seats)-th card
+    # from the k-th on.
+    count = len(seats)
+    top = count * size
+    hands: list[tuple[int, ...]] = [()] * players
+    for k, seat in enumerate(seats):
+        hands[seat] = tuple(deck[k:top:count])
+    return Layout(tuple(hands), tuple(deck[top + 1:]), (deck[top],))
 
 
 @cache
