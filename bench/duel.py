@@ -137,6 +137,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="first deal seed")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--games", metavar="FILE",
+                        help="also write each game's result to FILE, one JSON object a "
+                        "line (to compare two bots on the same deals, deal by deal)")
     parser.add_argument("--oracle", action="store_true",
                         help="master bots search the true hands (a measurement of what "
                         "knowing them is worth; the stock stays hidden)")
@@ -156,6 +159,10 @@ def main(argv: list[str] | None = None) -> int:
             if not args.json and k % max(1, len(tasks) // 20) == 0:
                 print(f"  {k}/{len(tasks)} games, {time.perf_counter() - started:.0f} s",
                       file=sys.stderr)
+    if args.games:
+        with open(args.games, "w", encoding="utf-8") as out:
+            for r in results:
+                out.write(json.dumps({k: v for k, v in r.items() if k != "times"}) + "\n")
     deals = sum(r["deals"] for r in results)
     won = sum(r["deals_won"][0] for r in results)
     lost = sum(r["deals_won"][1] for r in results)
