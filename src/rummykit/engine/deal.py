@@ -408,13 +408,16 @@ class Deal:
         pile = self.pile
         if pile:
             if rules.draw_pile == "any":
-                seen: set[int] = set()
+                # With two decks a card can be on the pile twice: it is taken from the
+                # top-most place (with one deck every pile card is one of a kind).
+                seen: set[int] | None = set() if rules.decks > 1 else None
                 use = PileUse(self) if rules.pile_card_must_be_used else None
                 for i in range(len(pile) - 1, -1, -1):
                     c = pile[i]
-                    if c in seen:
-                        continue
-                    seen.add(c)
+                    if seen is not None:
+                        if c in seen:
+                            continue
+                        seen.add(c)
                     if self._draw_pile_refusal(i, use) is None:
                         out.append(DRAW_PILE if i == len(pile) - 1 else PILE_DRAWS[c])
             elif self._draw_pile_refusal(len(pile) - 1) is None:
