@@ -137,7 +137,7 @@ class Shortcuts:
             return False  # no meld is left to make this turn
         if self._melds_with is None:
             self._melds_with = _melds_with(pending, self.hand, rules)
-        return any(left > len(cards) - 1 + self.keep and not set(cards).intersection(used)
+        return any(left > len(cards) - 1 + self.keep and all(c not in used for c in cards)
                    for cards in self._melds_with)
 
     def _opening(self, cards: tuple[int, ...]) -> bool | None:
