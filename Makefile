@@ -4,7 +4,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 WEB_STAMP := $(VENV)/.installed-web
 
-.PHONY: run play test compiled system-deps bench bench-rl clean
+.PHONY: run play test compiled system-deps bench bench-rl bench-instructions clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -72,6 +72,14 @@ bench: $(STAMP)
 bench-rl: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[bench]'
 	$(BIN)/python bench/rl.py
+
+# Instructions per decision under callgrind, Python build then compiled (minutes; valgrind
+# is installed with apt-get where missing).
+bench-instructions: $(STAMP) $(COMPILED)/.built
+	@command -v valgrind >/dev/null 2>&1 || { echo "installing valgrind with apt-get"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind >/dev/null; }
+	$(BIN)/python bench/instructions.py --players 2 6
+	$(BIN)/python bench/instructions.py --players 2 6 --src $(COMPILED)/src
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build
