@@ -498,6 +498,39 @@ def test_master_refuses_bad_budgets_when_built_directly() -> None:
             MasterBot(**kwargs)
 
 
+def test_win_adds_its_points_for_going_out_and_takes_them_from_the_others() -> None:
+    """``win``: an imagined deal is worth ``win`` more to the player who went out, and
+    ``win`` less, shared, to each of the others; a deal nobody won is worth its points
+    alone. The deals are played to their end by the rollout policy."""
+    from rummykit.bots.master import _utility
+
+    checked = {2: False, 3: False}
+    for players in (2, 3):
+        for seed in range(20):
+            deal = Deal.start(Rules.parse("classic"), players=players, dealer=0, seed=seed)
+            play_out(deal, random.Random(seed))
+            result = deal.result
+            assert result is not None
+            if result.winner is None:
+                continue
+            checked[players] = True
+            for seat in range(players):
+                plain = _utility(deal, seat)
+                points = result.points
+                assert plain == pytest.approx(points[seat] - sum(
+                    p for s, p in enumerate(points) if s != seat) / (players - 1))
+                bonus = 12.5 if seat == result.winner else -12.5 / (players - 1)
+                assert _utility(deal, seat, 12.5) == pytest.approx(plain + bonus)
+            break
+    assert all(checked.values()), "no deal of the sample was won"
+    assert parse_bot("master(rollouts=8,win=20)")[1] == {"rollouts": 8, "win": 20.0}
+    bot = make_bot("master(rollouts=8,win=20)")
+    assert isinstance(bot, MasterBot) and bot.win == 20.0
+    assert MasterBot().win == 0.0
+    with pytest.raises(ValueError, match="out of range"):
+        parse_bot("master(win=-1)")
+
+
 # -- strength --------------------------------------------------------------------------
 
 

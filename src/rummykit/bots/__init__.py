@@ -152,6 +152,7 @@ LEVELS: tuple[str, ...] = tuple(BOTS)
 
 BOT_OPTIONS: dict[str, dict[str, tuple[type[float] | type[int], float, float]]] = {
     "master": {"think": (float, 0.01, 60.0), "rollouts": (int, 1, 100_000),
-               "margin": (float, 0.0, 10.0), "width": (int, 1, 100)},
+               "margin": (float, 0.0, 10.0), "width": (int, 1, 100),
+               "win": (float, 0.0, 1000.0)},
 }
 """Each level's options: (type, lowest, highest)."""

@@ -82,7 +82,8 @@ class MasterBot:
     name = "master"
 
     def __init__(self, *, think: float | None = None, rollouts: int | None = None,
-                 margin: float = 2.0, width: int = WIDTH, inference: bool = True) -> None:
+                 margin: float = 2.0, width: int = WIDTH, win: float = 0.0,
+                 inference: bool = True) -> None:
         if (think is not None and not think > 0) or (rollouts is not None and rollouts < 1) \
                 or width < 1:
             raise ValueError("master: think must be positive, rollouts and width at least 1")
@@ -91,6 +92,9 @@ class MasterBot:
         self.rollouts = rollouts
         self.margin = margin
         self.width = width
+        self.win = win
+        """Points added for winning the imagined deal (taken from the others where one
+        of them wins): above 0, the search plays more for deals won than for points."""
         self.inference = inference
         self._expert = ExpertBot()
         self.last: Search | None = None
@@ -135,7 +139,7 @@ class MasterBot:
             first: dict[int, int] = {}  # each distinct deal of this batch, numbered
             for world in pool:
                 seed = rng.getrandbits(64)
-                played = [_rollout(world, candidates[i], view.seat, seed, deadline)
+                played = [_rollout(world, candidates[i], view.seat, seed, deadline, self.win)
                           for i in live]
                 done = [value for value in played if value is not None]
                 if len(done) < len(live):
@@ -224,18 +228,19 @@ def _candidates(view: View, baseline: Action, expert: ExpertBot,
 
 
 def _rollout(world: Deal, action: Action, seat: int, seed: int,
-             deadline: float | None = None) -> float | None:
+             deadline: float | None = None, win: float = 0.0) -> float | None:
     """``action``'s value to ``seat`` in one imagined deal played out from ``seed``; None
     where the play was still going on at ``deadline``."""
     deal = world.copy()
     deal.push(action)
     if play_out(deal, random.Random(seed), deadline=deadline) is None:
         return None
-    return _utility(deal, seat)
+    return _utility(deal, seat, win)
 
 
-def _utility(deal: Deal, seat: int) -> float:
-    """What the deal is worth to ``seat``: its points less the mean of the others'."""
+def _utility(deal: Deal, seat: int, win: float = 0.0) -> float:
+    """What the deal is worth to ``seat``: its points less the mean of the others', and
+    ``win`` more for going out (``win`` less, shared among the others, for another's)."""
     result = deal.result
     if result is None:
         return 0.0
@@ -244,4 +249,7 @@ def _utility(deal: Deal, seat: int) -> float:
     if deal.rules.scoring == "penalty":
         mine = -mine
         others = [-p for p in others]
-    return mine - (sum(others) / len(others) if others else 0.0)
+    worth = mine - (sum(others) / len(others) if others else 0.0)
+    if win and result.winner is not None:
+        worth += win if result.winner == seat else -win / max(1, len(others))
+    return worth
