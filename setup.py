@@ -29,10 +29,10 @@ COMPILED = [
     "src/rummykit/rl/observation.py",
 ]
 """The modules compiled: the move generator, the meld search, the shuffle, what a search
-bot runs in its rollouts, and the RL environment's action codes and observations. The rules, the
-cards, the dealing, the match, the scoring, the RL environment's class (a PettingZoo
-class) and the front ends stay Python (they run once a deal, check loosely typed input by
-hand, or derive from classes that are not compiled)."""
+bot runs in its rollouts, and the RL environment's action codes and observations. The
+rules, the cards, the dealing, the match, the scoring, the RL environment's class (a
+PettingZoo class) and the front ends stay Python (they run once a deal, check loosely
+typed input by hand, or derive from classes that are not compiled)."""
 
 if os.environ.get("RUMMYKIT_COMPILE") == "1":
     from mypyc.build import mypycify

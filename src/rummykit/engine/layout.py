@@ -28,6 +28,7 @@ __all__ = [
     "shuffle",
 ]
 
+
 @dataclass(frozen=True, slots=True)
 class Layout:
     """A deal's starting position: the hands, the stock (top card first) and the pile
