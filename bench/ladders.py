@@ -59,9 +59,9 @@ def main(argv: list[str] | None = None) -> int:
         "95% intervals resample whole deals, all rotations of a deal together.",
         "",
         f"The master plays as `{args.master}`: a short search, far weaker than its default "
-        "of 1 s a decision (the README's bot-strength section measures that one against "
-        "the expert). Few deals per pair, so the intervals are wide: they say which "
-        "levels are apart, not by how much exactly.",
+        "of 1 s a decision (the README's bot-strength section and docs/strength.md measure "
+        "the master against the expert). Few deals per pair, so the intervals are wide: "
+        "they say which levels are apart, not by how much exactly.",
         "",
         f"Made with `{command}` on the 2-core development machine in about {minutes} "
         f"minute{'s' if minutes > 1 else ''}.",
