@@ -3,7 +3,8 @@ of fitting cards kept on a meld agree with the one lay-off predicate for every c
 follow the rules they were asked under), kept melds and hashes survive copies and pickles
 only as fresh values, the tables behind ``find_melds`` give the melds that the hand's
 cards form (checked against every sub-multiset, small hands only), and the actions made
-once per meld or lay-off are the actions they stand for."""
+once per meld or lay-off are the actions they stand for, and the deal's index of the
+table melds each card fits stays, move by move, what asking every meld would say."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from itertools import combinations
 import pytest
 
 from rummykit.cards import JOKER_CODE, make_deck
+from rummykit.engine import Deal
 from rummykit.engine.actions import Action, layoff_action, meld_action
 from rummykit.errors import IllegalActionError
 from rummykit.melds import Meld, find_melds, fit_mask, layoff_ends, layoff_targets, make_meld
@@ -154,3 +156,27 @@ def test_actions_made_once_are_the_actions_they_stand_for() -> None:
     for card, number, low in ((52, 3, True), (52, 3, False), (7, 1, False), (40, 12, False)):
         assert layoff_action(card, number, low) == Action("layoff", (card,), number, low)
     assert layoff_action(52, 3, True) != layoff_action(52, 3, False)
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_the_deals_index_of_fitting_melds_follows_every_meld_and_layoff(name: str) -> None:
+    """The index is kept up to date as melds are laid and added to rather than made again
+    (the Python build makes it when first needed; here it is made at the deal's start in
+    both builds): after every move it names, for each card, exactly the places of the
+    table's melds that :func:`layoff_ends` lets the card be laid off on."""
+    rules = Rules.parse(name)
+    rng = random.Random(11)
+    checked = 0
+    for seed in range(12):
+        deal = Deal.start(rules, players=2 + seed % 3, dealer=0, seed=seed)
+        deal._fits_by_card()
+        while not deal.is_over:
+            deal.push(rng.choice(deal.legal_actions()))
+            index = deal._fits
+            assert index is not None
+            for code in range(JOKER_CODE + 1):
+                expected = [place for place, meld in enumerate(deal.table)
+                            if layoff_ends(meld, code, rules)]
+                assert sorted(index.get(code, [])) == expected
+            checked += bool(deal.table)
+    assert checked > 50  # the tables were not all empty

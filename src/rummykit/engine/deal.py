@@ -106,6 +106,7 @@ class _Move:
 
 _FIELDS: Final = (
     "_events",
+    "_fits",
     "_laid",
     "_log",
     "_move_count",
@@ -178,6 +179,12 @@ class Deal:
     _turn_key: tuple[object, ...] | None
     _tracker: Tracker | None
     _result: DealResult | None
+    _fits: dict[int, list[int]] | None
+    """For each card, the places (from 0) of the table's melds it can be laid off on; made
+    when first needed by the Python build (:meth:`_fits_by_card`) and kept up to date as
+    melds are laid and added to, so that a hand's lay-offs are found from its cards rather
+    than by asking every meld of the table. None until made (the compiled build asks each
+    meld's bit mask instead and never makes it)."""
 
     def __init__(
         self, rules: Rules, *, players: int, dealer: int, layout: Layout, seed: int = 0,
@@ -190,6 +197,7 @@ class Deal:
             self.rules, self.players, self.dealer, self.layout = rules, players, dealer, layout
             self.seed, self.index = seed, index
             self.active = tuple(active) if active is not None else (True,) * players
+            self._fits = None
             return
         rules.check_players(players)
         if not 0 <= dealer < players:
@@ -230,6 +238,7 @@ class Deal:
         self._turn_key = None
         self._tracker = None
         self._result = None
+        self._fits = None
         self._begin_turn()
 
     @classmethod
@@ -247,7 +256,7 @@ class Deal:
         """For pickle and ``copy.deepcopy``: the deal's fields, with its moves as a flat
         list (the move log is a chain as long as the deal, too deep to copy link by link),
         made into a deal again by :func:`_remade`."""
-        fields = {name: getattr(self, name) for name in _FIELDS if name != "_log"}
+        fields = {name: getattr(self, name) for name in _FIELDS if name not in ("_log", "_fits")}
         return _remade, (fields, self.moves)
 
     def copy(self) -> Deal:
@@ -284,6 +293,7 @@ class Deal:
         new._turn_key = self._turn_key
         new._tracker = self._tracker.copy() if self._tracker is not None else None
         new._result = self._result
+        new._fits = None  # made again when needed (cheaper than copying it every time)
         return new
 
     def _set_moves(self, moves: Iterable[tuple[int, Action]]) -> None:
@@ -450,9 +460,25 @@ class Deal:
         if COMPILED:
             for c in hand:
                 held |= 1 << c
-        if self._opened[seat] and self.table:
-            distinct: set[int] | None = None
-            for number, meld in enumerate(self.table, 1):
+        table = self.table
+        distinct: set[int] | None = None
+        if self._opened[seat] and table:
+            places: Iterable[int]
+            if COMPILED:
+                places = range(len(table))
+            else:
+                # Only the melds that a card of the hand fits are visited, in table order.
+                distinct = set(hand)
+                fits = self._fits if self._fits is not None else self._fits_by_card()
+                hit: set[int] = set()
+                for c in distinct:
+                    found = fits.get(c)
+                    if found:
+                        hit.update(found)
+                places = sorted(hit)
+            for place in places:
+                meld = table[place]
+                number = place + 1
                 fitting: Collection[int]
                 if COMPILED:
                     bits = fit_mask(meld, rules) & held
@@ -466,12 +492,9 @@ class Deal:
                             distinct = set(hand)
                         fitting = targets.cards.intersection(distinct)
                 else:
-                    if distinct is None:
-                        distinct = set(hand)
+                    assert distinct is not None
                     targets = layoff_targets(meld, rules)
                     fitting = targets.cards.intersection(distinct)
-                    if not fitting:
-                        continue
                 # Several cards are listed in the order of ``distinct``, as they always were.
                 for c in distinct if len(fitting) > 1 and distinct is not None else fitting:
                     for low in targets.ends[c]:
@@ -487,7 +510,7 @@ class Deal:
             # Of the rules of a discard, only the taken card's depends on the card.
             taken = self.taken
             ordered = ([c for c in range(JOKER_CODE + 1) if held >> c & 1] if COMPILED
-                       else sorted(set(hand)))
+                       else sorted(set(hand) if distinct is None else distinct))
             out.extend([DISCARDS[c] for c in ordered
                         if c != taken or self._discard_refusal(c) is None])
         return out
@@ -746,6 +769,8 @@ class Deal:
             case "meld":
                 meld = make_meld(action.cards, rules, seat)
                 self.table.append(meld)
+                if self._fits is not None:
+                    self._add_fits(meld, len(self.table) - 1)
                 self._use(seat, action.cards)
                 self.turn_melds += 1
                 if not self._opened[seat]:
@@ -755,7 +780,13 @@ class Deal:
                 self._after_lay(seat)
             case "layoff":
                 i = action.meld - 1
-                self.table[i] = layoff(self.table[i], action.cards[0], rules, seat, action.low)
+                before = self.table[i]
+                self.table[i] = layoff(before, action.cards[0], rules, seat, action.low)
+                fits = self._fits
+                if fits is not None:
+                    for c in layoff_targets(before, rules).cards:
+                        fits[c].remove(i)
+                    self._add_fits(self.table[i], i)
                 self._use(seat, action.cards)
                 self._after_lay(seat)
             case "discard":
@@ -768,6 +799,24 @@ class Deal:
                     self._end_turn()
             case "end":
                 self._finish(None, "declined")
+
+    def _fits_by_card(self) -> dict[int, list[int]]:
+        """Make :attr:`_fits` from the table as it is."""
+        self._fits = {}
+        for place, meld in enumerate(self.table):
+            self._add_fits(meld, place)
+        return self._fits
+
+    def _add_fits(self, meld: Meld, place: int) -> None:
+        """Enter the cards that fit ``meld``, at ``place`` on the table, in :attr:`_fits`."""
+        fits = self._fits
+        assert fits is not None
+        for c in layoff_targets(meld, self.rules).cards:
+            found = fits.get(c)
+            if found is None:
+                fits[c] = [place]
+            else:
+                found.append(place)
 
     def _use(self, seat: int, cards: Sequence[int]) -> None:
         hand = self.hands[seat]
