@@ -10,7 +10,8 @@ import pytest
 
 from rules._build_basic import layout
 from rummykit.bots import make_bot
-from rummykit.bots.hints import REASONS, hint, render
+from rummykit.bots.hints import REASONS, hint, reason_parts, render
+from rummykit.bots.master import Search
 from rummykit.cards import parse_cards
 from rummykit.engine import Action, Deal, Layout
 from rummykit.engine.knowledge import determinize
@@ -141,6 +142,21 @@ def test_hints_are_legal_and_never_depend_on_hidden_cards(rules_text: str) -> No
         assert render(first.parts) == first.reason
         checked += 1
     assert checked >= 2
+
+
+def test_a_choice_the_search_changed_says_by_how_much_and_what_going_out_counted() -> None:
+    """Where the search replaced the expert's choice, the reason gives the gain it found
+    and, when the search counted going out as points on top of the deal's, how many."""
+    v = played_views("classic", 2, 3)[0]
+    baseline, other = v.legal_actions[0], v.legal_actions[1]
+    for win, code in ((20.0, "more.search-out"), (0.0, "more.search")):
+        found = Search(other, baseline, (baseline, other), (0.0, 2.5), 64, 0.1, (0.0, 2.5), win)
+        last = reason_parts(v, other, found)[-1]
+        assert last[0] == code
+        assert last[1]["gain"] == "+2.5" and last[1]["worlds"] == "64"
+        assert last[1].get("win") == ("20" if win else None)
+    assert "going out counted 20 points more" in render(reason_parts(v, other, Search(
+        other, baseline, (baseline, other), (0.0, 2.5), 64, 0.1, (0.0, 2.5), 20.0)))
 
 
 def test_hint_without_a_generator_is_seeded_by_the_view() -> None:

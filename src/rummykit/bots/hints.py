@@ -73,6 +73,8 @@ REASONS: dict[str, str] = {
     "more.holds-rummy": "; holds {cards} back to go out all at once (rummy pays {times}x)",
     "more.search": " (the search found it {gain} points a deal better than {baseline} over "
                    "{worlds} imagined deals)",
+    "more.search-out": " (the search found it {gain} points a deal better than {baseline} "
+                       "over {worlds} imagined deals, going out counted {win} points more)",
 }
 """Every piece a hint's reason is made of, in English: a front end translates the pieces
 (:attr:`Hint.parts`: a code of this table and its params) instead of the sentence. Cards
@@ -141,8 +143,12 @@ def reason_parts(view: View, action: Action, found: Search | None = None) -> lis
     parts = _why(view, action)
     if found is not None and found.choice != found.baseline and action in found.candidates:
         gain = found.gains[found.candidates.index(action)]
-        parts.append(("more.search", {"gain": f"{gain:+.1f}", "baseline": str(found.baseline),
-                                      "worlds": str(found.worlds)}))
+        params = {"gain": f"{gain:+.1f}", "baseline": str(found.baseline),
+                  "worlds": str(found.worlds)}
+        if found.win:
+            parts.append(("more.search-out", params | {"win": f"{found.win:g}"}))
+        else:
+            parts.append(("more.search", params))
     return parts
 
 

@@ -52,6 +52,14 @@ THINK = 1.0
 PRUNE = 2.0
 """A candidate whose mean gain over the expert's choice is this many standard errors below
 zero is searched no more."""
+MARGIN = 1.0
+"""How many standard errors another action's gain over the expert's choice must reach to
+replace it, by default."""
+WIN = 20.0
+"""The points an imagined deal is worth more to the player who goes out, by default: the
+search plays for deals won as well as for points. With :data:`MARGIN`, measured against
+``margin=2,win=0`` (the defaults before): stronger in 2-player ``classic``, ``rummy500``
+and 4-player ``classic``, level in ``ramino`` (docs/strength.md)."""
 
 
 @dataclass(slots=True)
@@ -66,6 +74,8 @@ class Search:
     seconds: float
     gains: tuple[float, ...] = field(default=())
     """Each candidate's mean gain over the baseline, deal by deal."""
+    win: float = 0.0
+    """The points going out was worth on top of the deal's points (in ``gains`` too)."""
 
 
 class MasterBot:
@@ -74,15 +84,16 @@ class MasterBot:
     ``think``: seconds per decision (:data:`THINK` when neither budget is given);
     ``rollouts``: this many imagined deals per decision (deterministic when alone; with
     ``think`` too, the search stops at whichever comes first); ``margin``: how many
-    standard errors a candidate's gain over the expert's choice must reach to replace it;
-    ``width``: how many discards are searched (the expert's cheapest; fewer candidates get
-    more imagined deals each).
+    standard errors a candidate's gain over the expert's choice must reach to replace it
+    (:data:`MARGIN`); ``width``: how many discards are searched (the expert's cheapest;
+    fewer candidates get more imagined deals each); ``win``: the points going out is worth
+    on top of the deal's points (:data:`WIN`).
     """
 
     name = "master"
 
     def __init__(self, *, think: float | None = None, rollouts: int | None = None,
-                 margin: float = 2.0, width: int = WIDTH, win: float = 0.0,
+                 margin: float = MARGIN, width: int = WIDTH, win: float = WIN,
                  inference: bool = True) -> None:
         if (think is not None and not think > 0) or (rollouts is not None and rollouts < 1) \
                 or width < 1:
@@ -115,7 +126,7 @@ class MasterBot:
         candidates = _candidates(view, baseline, self._expert, self.width)
         if len(candidates) == 1:
             self.last = Search(baseline, baseline, candidates, (0.0,), 0,
-                               time.perf_counter() - start, (0.0,))
+                               time.perf_counter() - start, (0.0,), self.win)
             return self.last
         # The clock is read only when there is a time budget (a count alone must not
         # depend on it).
@@ -170,7 +181,7 @@ class MasterBot:
             if score > best_score:
                 best_score, choice = score, action
         self.last = Search(choice, baseline, candidates, means, worlds,
-                           time.perf_counter() - start, tuple(gains))
+                           time.perf_counter() - start, tuple(gains), self.win)
         return self.last
 
 
