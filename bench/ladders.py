@@ -19,6 +19,7 @@ import sys
 import time
 from pathlib import Path
 
+from rummykit.bots.master import MARGIN, WIN
 from rummykit.rules import PRESETS
 from rummykit.sim.ladder import run_ladder
 
@@ -58,7 +59,8 @@ def main(argv: list[str] | None = None) -> int:
         "Ratings are a Bradley-Terry fit of every game on the Elo scale (mean 1500); their "
         "95% intervals resample whole deals, all rotations of a deal together.",
         "",
-        f"The master plays as `{args.master}`: a short search, far weaker than its default "
+        f"The master plays as `{args.master}` (the options it does not name at their "
+        f"defaults, `margin={MARGIN:g},win={WIN:g}`): a short search, far weaker than its default "
         "of 1 s a decision (the README's bot-strength section and docs/strength.md measure "
         "the master against the expert). Few deals per pair, so the intervals are wide: "
         "they say which levels are apart, not by how much exactly.",

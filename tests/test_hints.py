@@ -11,7 +11,7 @@ import pytest
 from rules._build_basic import layout
 from rummykit.bots import make_bot
 from rummykit.bots.hints import REASONS, hint, reason_parts, render
-from rummykit.bots.master import Search
+from rummykit.bots.master import MasterBot, Search
 from rummykit.cards import parse_cards
 from rummykit.engine import Action, Deal, Layout
 from rummykit.engine.knowledge import determinize
@@ -157,6 +157,10 @@ def test_a_choice_the_search_changed_says_by_how_much_and_what_going_out_counted
         assert last[1].get("win") == ("20" if win else None)
     assert "going out counted 20 points more" in render(reason_parts(v, other, Search(
         other, baseline, (baseline, other), (0.0, 2.5), 64, 0.1, (0.0, 2.5), 20.0)))
+    # The master's search tells what going out counted in it (the hints' master has the
+    # defaults).
+    assert MasterBot(rollouts=4).search(v, random.Random(1)).win == 20.0
+    assert MasterBot(rollouts=4, win=0).search(v, random.Random(1)).win == 0.0
 
 
 def test_hint_without_a_generator_is_seeded_by_the_view() -> None:

@@ -526,8 +526,8 @@ def test_win_adds_its_points_for_going_out_and_takes_them_from_the_others() -> N
     assert parse_bot("master(rollouts=8,win=20)")[1] == {"rollouts": 8, "win": 20.0}
     bot = make_bot("master(rollouts=8,win=20)")
     assert isinstance(bot, MasterBot) and bot.win == 20.0
-    # The defaults are the setting measured strongest (docs/strength.md): for deals won
-    # as well as points, with a margin of one standard error.
+    # The defaults are the setting measured best (docs/strength.md): for deals won as
+    # well as points, with a margin of one standard error.
     assert (MasterBot().win, MasterBot().margin) == (20.0, 1.0)
     points_alone = make_bot("master(win=0)")
     assert isinstance(points_alone, MasterBot) and points_alone.win == 0.0

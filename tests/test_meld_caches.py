@@ -158,25 +158,41 @@ def test_actions_made_once_are_the_actions_they_stand_for() -> None:
     assert layoff_action(52, 3, True) != layoff_action(52, 3, False)
 
 
-@pytest.mark.parametrize("name", VARIANTS)
+def _index_is_the_table(deal: Deal) -> None:
+    """The deal's index names, for each card, exactly the places of the table's melds that
+    :func:`layoff_ends` lets the card be laid off on."""
+    index = deal._fits
+    assert index is not None
+    for code in range(JOKER_CODE + 1):
+        expected = [place for place, meld in enumerate(deal.table)
+                    if layoff_ends(meld, code, deal.rules)]
+        assert sorted(index.get(code, [])) == expected
+
+
+@pytest.mark.parametrize("name", [*PRESETS, "classic(run_min=4,aces=high-low)"])
 def test_the_deals_index_of_fitting_melds_follows_every_meld_and_layoff(name: str) -> None:
     """The index is kept up to date as melds are laid and added to rather than made again
     (the Python build makes it when first needed; here it is made at the deal's start in
-    both builds): after every move it names, for each card, exactly the places of the
-    table's melds that :func:`layoff_ends` lets the card be laid off on."""
+    both builds): after every move it is what asking every meld would say. A copy and a
+    pickle taken mid-deal start without it (it is made again, not shared), and theirs
+    follow the same moves as the original's."""
     rules = Rules.parse(name)
     rng = random.Random(11)
-    checked = 0
+    layoffs = 0
     for seed in range(12):
         deal = Deal.start(rules, players=2 + seed % 3, dealer=0, seed=seed)
         deal._fits_by_card()
+        others: list[Deal] = []
         while not deal.is_over:
-            deal.push(rng.choice(deal.legal_actions()))
-            index = deal._fits
-            assert index is not None
-            for code in range(JOKER_CODE + 1):
-                expected = [place for place, meld in enumerate(deal.table)
-                            if layoff_ends(meld, code, rules)]
-                assert sorted(index.get(code, [])) == expected
-            checked += bool(deal.table)
-    assert checked > 50  # the tables were not all empty
+            action = rng.choice(deal.legal_actions())
+            for d in (deal, *others):
+                d.push(action)
+                _index_is_the_table(d)
+            layoffs += action.kind == "layoff"
+            if not others and len(deal.table) >= 2:
+                others = [deal.copy(), pickle.loads(pickle.dumps(deal))]
+                assert [d._fits for d in others] == [None, None]
+                for d in others:
+                    d._fits_by_card()
+                    _index_is_the_table(d)
+    assert layoffs >= 5  # the index was updated by lay-offs, not only by new melds

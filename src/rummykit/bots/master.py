@@ -58,8 +58,9 @@ replace it, by default."""
 WIN = 20.0
 """The points an imagined deal is worth more to the player who goes out, by default: the
 search plays for deals won as well as for points. With :data:`MARGIN`, measured against
-``margin=2,win=0`` (the defaults before): stronger in 2-player ``classic``, ``rummy500``
-and 4-player ``classic``, level in ``ramino`` (docs/strength.md)."""
+``margin=2,win=0`` (the defaults before): more deals won and more points in 2-player
+``classic`` and ``rummy500``, more deals won in 4-player ``classic`` (points level), level
+in ``ramino`` (docs/strength.md)."""
 
 
 @dataclass(slots=True)

@@ -802,10 +802,12 @@ class Deal:
 
     def _fits_by_card(self) -> dict[int, list[int]]:
         """Make :attr:`_fits` from the table as it is."""
-        self._fits = {}
+        fits: dict[int, list[int]] = {}
         for place, meld in enumerate(self.table):
-            self._add_fits(meld, place)
-        return self._fits
+            for c in layoff_targets(meld, self.rules).cards:
+                fits.setdefault(c, []).append(place)
+        self._fits = fits
+        return fits
 
     def _add_fits(self, meld: Meld, place: int) -> None:
         """Enter the cards that fit ``meld``, at ``place`` on the table, in :attr:`_fits`."""
