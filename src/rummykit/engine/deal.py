@@ -770,7 +770,7 @@ class Deal:
                 meld = make_meld(action.cards, rules, seat)
                 self.table.append(meld)
                 if self._fits is not None:
-                    self._add_fits(meld, len(self.table) - 1)
+                    _enter_fits(self._fits, meld, len(self.table) - 1, rules)
                 self._use(seat, action.cards)
                 self.turn_melds += 1
                 if not self._opened[seat]:
@@ -786,7 +786,7 @@ class Deal:
                 if fits is not None:
                     for c in layoff_targets(before, rules).cards:
                         fits[c].remove(i)
-                    self._add_fits(self.table[i], i)
+                    _enter_fits(fits, self.table[i], i, rules)
                 self._use(seat, action.cards)
                 self._after_lay(seat)
             case "discard":
@@ -804,21 +804,9 @@ class Deal:
         """Make :attr:`_fits` from the table as it is."""
         fits: dict[int, list[int]] = {}
         for place, meld in enumerate(self.table):
-            for c in layoff_targets(meld, self.rules).cards:
-                fits.setdefault(c, []).append(place)
+            _enter_fits(fits, meld, place, self.rules)
         self._fits = fits
         return fits
-
-    def _add_fits(self, meld: Meld, place: int) -> None:
-        """Enter the cards that fit ``meld``, at ``place`` on the table, in :attr:`_fits`."""
-        fits = self._fits
-        assert fits is not None
-        for c in layoff_targets(meld, self.rules).cards:
-            found = fits.get(c)
-            if found is None:
-                fits[c] = [place]
-            else:
-                found.append(place)
 
     def _use(self, seat: int, cards: Sequence[int]) -> None:
         hand = self.hands[seat]
@@ -1001,6 +989,17 @@ def _missing(hand: list[int], cards: Sequence[int]) -> str | None:
             return format_cards([c])
         counts[c] -= 1
     return None
+
+
+def _enter_fits(fits: dict[int, list[int]], meld: Meld, place: int, rules: Rules) -> None:
+    """Enter in ``fits`` (:attr:`Deal._fits`) the cards that fit ``meld``, at ``place`` on
+    the table."""
+    for c in layoff_targets(meld, rules).cards:
+        found = fits.get(c)
+        if found is None:
+            fits[c] = [place]
+        else:
+            found.append(place)
 
 
 def _last_index(pile: list[int], c: int) -> int:
