@@ -22,7 +22,6 @@ the no-dead-ends rule in :mod:`rummykit.engine.finish`, the deal's score in
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Iterator, Sequence
-from types import FunctionType
 from typing import TYPE_CHECKING, Final, Literal
 
 from rummykit.cards import JOKER_CODE, format_cards
@@ -37,6 +36,7 @@ from rummykit.engine.actions import (
     meld_action,
 )
 from rummykit.engine.finish import (
+    COMPILED,
     PileUse,
     Shortcuts,
     dead_end,
@@ -81,15 +81,6 @@ DiscardRefusal = Literal["must-use-pile-card", "opening-short", "taken-discard"]
 Event = Literal["turn-over", "refill"]
 """What happens to the stock between actions: the pile turned over into a new stock, or
 all of it but its top card shuffled into one."""
-
-
-def _compiled() -> bool:
-    """Whether this module runs compiled (by mypyc: see setup.py), where functions are not
-    Python functions."""
-    return not isinstance(_compiled, FunctionType)
-
-
-COMPILED: Final = _compiled()
 
 
 class _Move:

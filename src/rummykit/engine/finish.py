@@ -13,6 +13,7 @@ to an exact depth-first search over every meld and lay-off the hand could still 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from types import FunctionType
 from typing import TYPE_CHECKING, Final
 
 from rummykit.cards import JOKER_CODE, format_cards
@@ -36,12 +37,24 @@ from rummykit.rules import Rules
 if TYPE_CHECKING:
     from rummykit.engine.deal import Deal
 
+
 __all__ = [
     "PileUse", "Shortcuts", "dead_end", "ends_now", "finishable_after", "usable_after_draw",
 ]
 
 MANY: Final = 1 << 30
 """Melds left in a turn where the rules do not limit them."""
+
+
+def _compiled() -> bool:
+    """Whether this module runs compiled (by mypyc: see setup.py), where functions are not
+    Python functions. The engine's modules are compiled together or not at all."""
+    return not isinstance(_compiled, FunctionType)
+
+
+COMPILED: Final = _compiled()
+"""Whether the engine runs compiled: a few steps are done one way compiled (bit masks,
+native arithmetic) and another in Python (sets and the deal's indexes)."""
 
 
 def ends_now(deal: Deal, rest: Sequence[int]) -> bool:
@@ -130,7 +143,11 @@ class Shortcuts:
         rules = deal.rules
         left = len(self.hand) - len(used)
         if self._fits_on is None:
-            self._fits_on = [i for i, m in enumerate(deal.table) if fits(m, pending, rules)]
+            if COMPILED:
+                self._fits_on = [i for i, m in enumerate(deal.table) if fits(m, pending, rules)]
+            else:  # the deal's index of the melds each card fits
+                index = deal._fits if deal._fits is not None else deal._fits_by_card()
+                self._fits_on = index.get(pending, [])
         if left > self.keep and any(i != replaces for i in self._fits_on):
             return True
         if rules.melds_per_turn == "one" and deal.turn_melds + melded >= 1:
@@ -337,28 +354,33 @@ def usable_after_draw(deal: Deal, index: int) -> bool:
 
 class PileUse:
     """:func:`usable_after_draw` for the pile cards of one position: what the table offers
-    is worked out once for all of them, and the cards the hand would hold are kept as bit
-    masks, one card added per step down the pile (the legal draws are listed from the top
-    down)."""
+    is worked out once for all of them (the runs only when a card does not fit the table
+    as it is), and the cards the hand would hold are kept as bit masks, one card added per
+    step down the pile (the legal draws are listed from the top down)."""
 
-    __slots__ = ("_at", "_jokers", "_masks", "deal", "ends_freely", "fits", "high", "run_min",
-                 "runs", "set_min")
+    __slots__ = ("_at", "_index", "_jokers", "_masks", "_runs", "deal", "ends_freely",
+                 "fits", "high", "run_min", "set_min")
 
     def __init__(self, deal: Deal) -> None:
         self.deal = deal
         self.fits = 0
-        """The cards that fit a meld of the table, as a bit mask (:func:`fit_mask`)."""
-        self.runs = _NO_RUNS
+        """Compiled, the cards that fit a meld of the table, as a bit mask
+        (:func:`fit_mask`)."""
+        self._index: dict[int, list[int]] | None = None
+        """In Python, the deal's index of the table melds each card fits (kept by the
+        deal from move to move: cheaper than a mask made again at each draw)."""
+        self._runs: tuple[list[Meld], ...] | None = None
         """The runs of the table by suit (cards of the hand could extend one up to a pile
-        card)."""
+        card), made when first needed."""
         if deal.opened(deal.to_move):
-            rules = deal.rules
-            runs: tuple[list[Meld], ...] = ([], [], [], [])
-            for meld in deal.table:
-                self.fits |= fit_mask(meld, rules)
-                if meld.kind == "run":
-                    runs[meld.suit].append(meld)
-            self.runs = runs
+            if COMPILED:
+                rules = deal.rules
+                for meld in deal.table:
+                    self.fits |= fit_mask(meld, rules)
+            else:
+                self._index = deal._fits if deal._fits is not None else deal._fits_by_card()
+        else:
+            self._runs = _NO_RUNS
         rules = deal.rules
         self.set_min: int = rules.set_min
         self.run_min: int = rules.run_min
@@ -376,15 +398,27 @@ class PileUse:
         chosen = deal.pile[index]
         if self.fits >> chosen & 1:
             return True
+        if self._index is not None and self._index.get(chosen):
+            return True
         masks, jokers = self._masks_from(index)
         if chosen != JOKER_CODE:
-            for meld in self.runs[chosen // 13]:
+            runs = self._runs if self._runs is not None else self._table_runs()
+            for meld in runs[chosen // 13]:
                 if _reaches(meld, chosen, masks[meld.suit], jokers, self.high):
                     return True
             if not jokers:
                 return _meld_with_masks(chosen, masks, self.set_min, self.run_min, self.high)
         hand = deal.hands[deal.to_move] + deal.pile[index:]
         return bool(_melds_with(chosen, hand, deal.rules))
+
+    def _table_runs(self) -> tuple[list[Meld], ...]:
+        """The runs of the table by suit (kept in :attr:`_runs`)."""
+        runs: tuple[list[Meld], ...] = ([], [], [], [])
+        for meld in self.deal.table:
+            if meld.kind == "run":
+                runs[meld.suit].append(meld)
+        self._runs = runs
+        return runs
 
     def _masks_from(self, index: int) -> tuple[list[int], int]:
         """:func:`suit_masks` of the hand with the pile from ``index`` up."""
