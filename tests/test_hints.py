@@ -9,7 +9,7 @@ import random
 import pytest
 
 from rules._build_basic import layout
-from rummykit.bots import make_bot
+from rummykit.bots import hints, make_bot
 from rummykit.bots.hints import REASONS, hint, reason_parts, render
 from rummykit.bots.master import MasterBot, Search
 from rummykit.cards import parse_cards
@@ -167,6 +167,50 @@ def test_hint_without_a_generator_is_seeded_by_the_view() -> None:
     """No rng given: the same view gets the same hint twice."""
     v = played_views("classic", 2, seed=3, every=4)[1]
     assert hint(v, rollouts=BUDGET) == hint(v, rollouts=BUDGET)
+
+
+def test_the_default_budget_is_a_count_so_a_position_asked_twice_gets_one_hint(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Neither budget given: the search plays :data:`ROLLOUTS` imagined deals (the time
+    cap only a backstop, lifted here so that a slow machine cannot cut it short), seeded
+    from the position: asked twice, the same hint."""
+    monkeypatch.setattr(hints, "THINK", 60.0)
+    monkeypatch.setattr(hints, "ROLLOUTS", 12)
+    v = played_views("classic", 2, seed=3, every=4)[2]
+    first, again = hint(v), hint(v)
+    assert first == again
+    assert first.searched in (0, 12)
+
+
+@pytest.mark.parametrize(("hand", "pile", "said"), [
+    # 3H with 3S in hand: one card short of a set (what a player would call it).
+    ("3S 8C 9D 5S KH QS JC 7D AS 10H", "3H", "with your 3S it is one card short of a set"),
+    # 5H with 7H (no 5 of another suit): one card short of a run (6H between).
+    ("7H 8C 2S QS KD 3S JC 10D AS 9C", "5H", "with your 7H it is one card short of a run"),
+    # 6H goes with nothing: the reason is the search's, never a claim about melds.
+    ("KH 8S 2S QS JD 3S JC 10C AS 4S", "6H",
+     "the search finds your hand better with it than with an unknown card"),
+])
+def test_a_pile_card_that_makes_no_meld_is_never_said_to(hand: str, pile: str,
+                                                         said: str) -> None:
+    """When the hint takes a pile card that completes no meld and fits none on the table,
+    the reason says what is true of it: the card of the hand it is one short of a meld
+    with, or that the search preferred it."""
+    rules = Rules.parse("classic")
+    deal = position(rules, hand, pile=pile)
+    parts = reason_parts(view(deal, 0), Action("draw-pile"))
+    text = render(parts)
+    assert text == f"take the {pile} from the pile: {said}"
+    assert "points in melds" not in text
+
+
+def test_a_pair_is_not_one_card_short_where_melds_are_longer() -> None:
+    """Options ``run_min=4`` (docs/rules.md): 5H and 7H are two cards short of a run, so
+    the reason does not say one."""
+    rules = Rules.parse("classic(run_min=4)")
+    deal = position(rules, "7H 8C 2S QS KD 3S JC 10D AS 9C", pile="5H")
+    text = render(reason_parts(view(deal, 0), Action("draw-pile")))
+    assert "one card short" not in text
 
 
 def test_layout_helper_is_the_whole_deck() -> None:

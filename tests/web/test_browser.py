@@ -899,6 +899,11 @@ def test_greyed_buttons_say_why_and_a_hint_shows_the_move(server: Server, pages:
         page.goto(server.url + table["seats"][0]["link"])
         ready(page)
         if name == "phone":
+            # On a phone the first screen holds what a draw is chosen by: the pile, the
+            # hand and the draw buttons.
+            for part in ("#middle-panel", "#hand", "#btn-stock", "#btn-pile"):
+                box = page.locator(part).bounding_box()
+                assert box is not None and box["y"] + box["height"] <= 844, (part, box)
             break
         wait_turn(page)
         assert js(page, "state.view.phase") == "draw"
@@ -918,10 +923,14 @@ def test_greyed_buttons_say_why_and_a_hint_shows_the_move(server: Server, pages:
         hinted = page.get_attribute("#hint", "data-action")
         assert hinted in legal(page)
         shot(page, f"hint-draw-{name}")
-        # Take the pile's top card: the log names it, and the player.
+        # Take the pile's top card (a click on the card itself): the log names it, and the
+        # player; a "why" said of the position before is gone with it.
+        page.click("#btn-meld", force=True)
+        page.wait_for_selector("#why", state="visible")
         top = js(page, "state.view.pile[state.view.pile.length - 1]")
-        page.click("#btn-pile")
+        page.click("#pile .card.clickable >> nth=-1")
         heard_back(page, before)
+        page.wait_for_selector("#why", state="hidden")
         symbol = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}[top[-1]]
         first_line = page.inner_text("#log").split("\n")[0]
         assert first_line == f"You took {top[:-1]}{symbol} from the pile."

@@ -137,6 +137,32 @@ def test_a_hint_is_for_the_seat_to_move_and_names_only_what_it_sees(
                 break
 
 
+def test_a_hint_asked_again_in_the_same_position_is_the_same_and_counted_once(
+        client: TestClient) -> None:
+    """Asking twice before moving gives one answer (not a second search that may differ),
+    and the deal's summary counts one hint; after a move, a new hint is counted."""
+    table_id, tokens = create(client, [person(n) for n in NAMES])
+    shadow = Shadow(RULES, NAMES, SEED)
+    with seated(client, table_id, tokens) as conns:
+        mover = shadow.deal.to_move
+        conn = conns[mover]
+        conn.send({"type": "hint"})
+        first = recv_type(conn, "hint")
+        conn.until(lambda m: m["table"]["hints"].get("1", [0, 0])[mover] == 1)
+        conn.send({"type": "hint"})
+        again = recv_type(conn, "hint")
+        assert again == first
+        counted = conn.until(lambda m: "hints" in m["table"])
+        assert counted["table"]["hints"]["1"][mover] == 1
+        conn.act(first["action"])
+        shadow.apply(first["action"])
+        conn.until(lambda m: m["table"]["seq"] == shadow.seq)
+        if shadow.deal.to_move == mover and not shadow.deal.is_over:
+            conn.send({"type": "hint"})
+            assert recv_type(conn, "hint")["seq"] == shadow.seq
+            conn.until(lambda m: m["table"]["hints"].get("1", [0, 0])[mover] == 2)
+
+
 def test_a_hint_before_the_game_starts_is_refused(client: TestClient) -> None:
     table_id, tokens = create(client, [person(n) for n in NAMES])
     with client.websocket_connect(f"/ws/{table_id}?token={tokens[0]}") as ws:

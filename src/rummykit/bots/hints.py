@@ -34,8 +34,13 @@ from rummykit.views import View
 __all__ = ["REASONS", "Hint", "Part", "hint", "reason_for", "reason_parts", "render"]
 
 
-THINK = 0.5
-"""The seconds a hint's search takes when neither ``think`` nor ``rollouts`` is given."""
+THINK = 1.0
+"""The longest a hint's search takes, in seconds, when neither ``think`` nor ``rollouts``
+is given."""
+ROLLOUTS = 128
+"""The imagined deals a hint's search plays when neither ``think`` nor ``rollouts`` is
+given (it stops sooner where :data:`THINK` runs out first): with the position's seed, the
+same position gets the same hint each time it is asked."""
 
 REASONS: dict[str, str] = {
     # What the hint says to do (the start of every reason).
@@ -54,7 +59,9 @@ REASONS: dict[str, str] = {
                       "you a better hand",
     "why.completes": "it completes {cards}",
     "why.lays-off": "it lays off on meld {meld}",
-    "why.most-points": "it gives you the most points in melds",
+    "why.near-set": "with your {cards} it is one card short of a set",
+    "why.near-run": "with your {cards} it is one card short of a run",
+    "why.search-take": "the search finds your hand better with it than with an unknown card",
     "why.meld-points": "{points} points out of your hand",
     "why.meld-out": "{points} points out of your hand and goes out",
     "why.layoff-points": "{points} points out of your hand, into a meld on the table",
@@ -62,7 +69,7 @@ REASONS: dict[str, str] = {
     "why.better-melds": "your other cards make the better melds",
     "why.highest-close": "{card} is your highest loose card and an opponent is close to "
                          "going out",
-    "why.highest-safe": "{card} is your highest card that no opponent is likely to use",
+    "why.highest-safe": "{card} is your highest loose card and fits no meld on the table",
     "why.highest": "{card} is your highest loose card",
     "why.safest": "{card} fits no meld of yours and is the safest to give",
     "why.loose": "{card} fits no meld of yours",
@@ -107,16 +114,17 @@ def hint(view: View, *, rng: random.Random | None = None, think: float | None = 
          rollouts: int | None = None) -> Hint:
     """The master's action for the seat of ``view`` (whose move it must be) and its reason.
 
-    ``think`` is the search's time in seconds (half a second when neither is given),
-    ``rollouts`` a budget of imagined deals (alone, with the same ``rng``, the same view
-    always gets the same hint; with ``think`` too, the search stops at whichever comes
-    first). Without ``rng`` the generator is seeded from the view's public position."""
+    ``think`` is the search's time in seconds, ``rollouts`` a budget of imagined deals
+    (alone, with the same ``rng``, the same view always gets the same hint; with ``think``
+    too, the search stops at whichever comes first; neither given: :data:`ROLLOUTS` and
+    :data:`THINK`). Without ``rng`` the generator is seeded from the view's public
+    position, so that asking again in the same position gives the same hint."""
     if not view.legal_actions:
         raise ValueError("a hint is for the player to move: this view offers no action")
     if rng is None:
         rng = random.Random(_position_seed(view))
     if think is None and rollouts is None:
-        think = THINK
+        think, rollouts = THINK, ROLLOUTS
     bot = MasterBot(think=think, rollouts=rollouts)
     if len(view.legal_actions) == 1:
         action = view.legal_actions[0]
@@ -223,7 +231,15 @@ def _what_it_joins(card: int, hand: Sequence[int], table: Sequence[Meld],
     for number, meld in enumerate(table, 1):
         if fits(meld, card, rules):
             return "why.lays-off", {"meld": str(number)}
-    return "why.most-points", {}
+    # One card short of a meld with a card of the hand: a set first, then a run.
+    # (Said only where three cards make a meld: with longer melds a pair is further off.)
+    partners = sorted((c for c in hand if c != JOKER_CODE and near(card, c)
+                       and (rules.set_min if c % 13 == card % 13 else rules.run_min) == 3),
+                      key=lambda c: (c % 13 != card % 13, abs(c % 13 - card % 13), c))
+    if partners:
+        kind = "set" if partners[0] % 13 == card % 13 else "run"
+        return f"why.near-{kind}", {"cards": format_cards(partners[:1])}
+    return "why.search-take", {}
 
 
 def _ordered(cards: Sequence[int]) -> list[int]:

@@ -28,7 +28,7 @@ from sqlalchemy.orm import Session, selectinload
 
 from rummykit import record as records
 from rummykit.bots import BOTS, Bot, make_bot, parse_bot
-from rummykit.bots.hints import hint
+from rummykit.bots.hints import ROLLOUTS, hint
 from rummykit.db.models import ActionRow, TableRow, TableSeatRow
 from rummykit.engine.actions import Action
 from rummykit.engine.match import Match
@@ -69,6 +69,9 @@ summary before the next deal goes on (seconds)."""
 
 HINT_THINK = 1.0
 """The longest a hint searches, in seconds (less where the server's ``--think`` is less)."""
+HINT_ROLLOUTS = ROLLOUTS
+"""The imagined deals a hint's search plays, where :data:`HINT_THINK` allows: with the
+position's seed, the same position gets the same hint."""
 
 TIMER_RANGE = (10, 600)
 """The turn timer a table may have, in seconds (or none)."""
@@ -239,6 +242,9 @@ class Table:
     shown in the deal summary, not part of the game)."""
     hinting: set[int] = field(default_factory=set)
     """The seats whose hint is being worked out (one at a time each)."""
+    hinted: dict[int, tuple[int, dict[str, Any]]] = field(default_factory=dict)
+    """For each seat, its last hint and the position (``seq``) it was for: asked again in
+    the same position, the same hint, counted once."""
     actions: list[str] = field(default_factory=list)
     """Every action of the match, in order (what is stored; an undo replays the rest)."""
     reading: set[int] = field(default_factory=set)
@@ -1165,21 +1171,26 @@ class Hub:
                 raise HubError("a hint is for your own turn", code="hint-not-your-turn")
             if seat in table.hinting:
                 raise HubError("your hint is still being worked out", code="hint-busy")
-            seen = view(table.match, seat)
             seq = table.seq
+            kept = table.hinted.get(seat)
+            if kept is not None and kept[0] == seq:
+                return kept[1]
+            seen = view(table.match, seat)
             table.hinting.add(seat)
         try:
-            # The view is immutable: the search reads it without the table's lock.
+            # The view is immutable: the search reads it without the table's lock. Its
+            # generator is seeded from the seat's position (hints.hint's default).
             found = await asyncio.to_thread(
-                hint, seen, rng=random.Random(secrets.randbits(64)),
-                think=min(self.think, HINT_THINK))
+                hint, seen, rollouts=HINT_ROLLOUTS, think=min(self.think, HINT_THINK))
         finally:
             table.hinting.discard(seat)
         counts = table.hints.setdefault(seen.deal_number, [0] * table.players)
         counts[seat] += 1
-        return {"type": "hint", "seq": seq, "action": str(found.action),
-                "reason": found.reason,
-                "parts": [[code, params] for code, params in found.parts]}
+        answer = {"type": "hint", "seq": seq, "action": str(found.action),
+                  "reason": found.reason,
+                  "parts": [[code, params] for code, params in found.parts]}
+        table.hinted[seat] = (seq, answer)
+        return answer
 
     async def undo(self, table: Table, seat: int) -> None:
         """Take back ``seat``'s last meld or lay-off of this turn, where nobody else has

@@ -538,7 +538,9 @@ class RummyApp(App[int]):
         self.busy = True
         self.notify("Thinking…", timeout=1)
         try:
-            found = await asyncio.to_thread(hint, v, think=self.think)
+            # The hint's own budget (a count of imagined deals, seeded from the position):
+            # the same position gets the same hint each time.
+            found = await asyncio.to_thread(hint, v)
         finally:
             self.busy = False
         self.hints += 1

@@ -119,6 +119,7 @@ function receive(message) {
   yourTurn(before);
   const hand = state.view.hand;
   if (hinted && hinted.seq !== state.table.seq) clearHint();
+  if (whySeq !== null && whySeq !== state.table.seq) hideWhy();  // said of a position gone by
   fresh = freshCards(before, state);
   // Keep the player's arrangement: cards still held stay in place, new ones go last.
   const left = [...hand];
@@ -719,12 +720,18 @@ function explain(id) {
   }
 }
 
+// The position a shown "why" was said of: it goes when the game moves on.
+let whySeq = null;
 function showWhy(message) {
   const box = document.getElementById("why");
   box.textContent = message;
   box.classList.remove("hidden");
+  whySeq = state ? state.table.seq : null;
 }
-function hideWhy() { document.getElementById("why").classList.add("hidden"); }
+function hideWhy() {
+  document.getElementById("why").classList.add("hidden");
+  whySeq = null;
+}
 
 function askHint() {
   if (!socket || socket.readyState !== WebSocket.OPEN) { showError(t("err.not_connected")); return; }
@@ -738,12 +745,20 @@ function showHint(message) {
   if (!state || message.seq !== state.table.seq) return;  // the game moved on meanwhile
   hinted = message;
   const box = document.getElementById("hint");
-  // The reason in pieces, each translated: what to do, then why.
-  const texts = message.parts.map(([code, params]) => t(`reason.${code}`, reasonParams(params)));
+  // The reason in pieces, each translated: what to do, then why; what the search measured
+  // goes on a quieter line of its own (it is for the curious).
+  const said = message.parts.filter(([code]) => !code.startsWith("more.search"));
+  const searched = message.parts.filter(([code]) => code.startsWith("more.search"));
+  const texts = said.map(([code, params]) => t(`reason.${code}`, reasonParams(params)));
   const reason = texts.length > 1 ? t("reason.join", { verb: texts[0], why: texts.slice(1).join("") }) : texts[0];
+  const note = searched.map(([code, params]) => t(`reason.${code}`, reasonParams(params)).trim()).join(" ");
   box.replaceChildren(el("strong", { text: t("hint.label") + " " }), reason.charAt(0).toUpperCase() + reason.slice(1) + ".");
+  if (note) {
+    const plain = note.replace(/^\((.*)\)$/, "$1");
+    box.append(el("span", { class: "hint-search", text: plain.charAt(0).toUpperCase() + plain.slice(1) + "." }));
+  }
   box.dataset.action = message.action;
-  box.setAttribute("aria-label", `${t("hint.label")} ${reason}`);
+  box.setAttribute("aria-label", `${t("hint.label")} ${reason}${note ? " " + note : ""}`);
   box.classList.remove("hidden");
   renderHand(); renderMiddle(); keyCards();
 }
