@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import anyio
@@ -26,12 +27,16 @@ from sqlalchemy.orm import Session
 from starlette.websockets import WebSocketDisconnect
 
 from rummykit import record as records
+from rummykit.bots import make_bot
 from rummykit.cards import CARDS
 from rummykit.db.models import TableRow
 from rummykit.engine.actions import Action
+from rummykit.engine.match import Match
 from rummykit.errors import RummyError
-from rummykit.rules import PRESET_SOURCES
+from rummykit.rules import PRESET_SOURCES, Rules
 from rummykit.server.app import MAX_MESSAGE, create_app
+from rummykit.server.hub import Hub
+from rummykit.views import view
 
 from ._support import ActionLog, Shadow, bot, card_words, person
 
@@ -836,6 +841,45 @@ def test_a_finished_table_after_restart(db_url: str) -> None:
 
 
 # -- a finished match ----------------------------------------------------------------
+
+
+def test_a_rummy500_summary_has_each_seats_melded_points() -> None:
+    """500 Rum (seed "500 рам", scoring): a deal scores the cards each player laid less the
+    cards left in hand. The table message gives each seat's melded points of the deal just
+    finished (``last_melded``, which the summary shows beside the hands; ``melded`` is the
+    deal in play): those less the points of the hand left are the deal's points."""
+    rules = Rules.parse("rummy500")
+    match = Match(rules, players=["Ann", "Bob"], seed=4)
+    bots = [make_bot("greedy"), make_bot("expert")]
+    rng = random.Random(4)
+    stand = SimpleNamespace(rules=rules, match=match, players=2)
+    assert Hub._melded(stand, last=True) is None  # no deal finished yet
+    while not match.finished:
+        seat = match.deal.to_move
+        match.push(bots[seat].choose(view(match, seat), rng))
+    done = match.finished[0]
+    assert done.result is not None and not match.is_over
+    melded = Hub._melded(stand, last=True)
+    assert melded is not None and Hub._melded(stand) == [0, 0]  # the new deal: nothing yet
+    for seat, hand in enumerate(done.hands):
+        left = sum(card_value(str(CARDS[c]), rules) for c in hand)
+        assert melded[seat] - left == done.result.points[seat], (seat, melded, done.hands)
+    assert sum(melded) > 0
+    assert Hub._melded(SimpleNamespace(rules=Rules.parse("classic"), match=match,
+                                       players=2), last=True) is None
+
+
+def card_value(text: str, rules: Rules) -> int:
+    """A card's points by the rules' point options (docs/rules.md: aces, courts, jokers;
+    number cards at their number)."""
+    rank = text[:-1]
+    if text == "JK":
+        return rules.joker_points
+    if rank == "A":
+        return rules.ace_points
+    if rank in ("J", "Q", "K"):
+        return rules.court_points
+    return int(rank)
 
 
 def test_finished_match_record_frames_and_stats(client: TestClient) -> None:

@@ -1664,6 +1664,7 @@ class Hub:
                 "watchers": table.watching(),
                 "target": table.match.target,
                 "melded": self._melded(table),
+                "last_melded": self._melded(table, last=True),
                 "left": table.left,
                 "votes": {str(s): end for s, end in table.votes.items()},
                 "ended_by": table.ended_by,
@@ -1697,13 +1698,20 @@ class Hub:
         return None
 
     @staticmethod
-    def _melded(table: Table) -> list[int] | None:
-        """Where melded cards score (rummy500): the points each seat has laid this deal."""
+    def _melded(table: Table, last: bool = False) -> list[int] | None:
+        """Where melded cards score (rummy500): the points each seat has laid this deal
+        (with ``last``, in the deal finished before it, which its summary shows)."""
         rules = table.rules
         if rules.scoring != "melded":
             return None
-        melds = table.match.deal.table
-        return [sum(meld_points(m, rules, by=s) for m in melds) for s in range(table.players)]
+        deal = table.match.deal
+        if last:
+            done = [d for d in table.match.finished[-2:] if d is not deal]
+            if not done:
+                return None
+            deal = done[-1]
+        return [sum(meld_points(m, rules, by=s) for m in deal.table)
+                for s in range(table.players)]
 
     def connect(self, table: Table, seat: int, send: Send,
                 kick: Callable[[str], Awaitable[None]] | None = None) -> None:

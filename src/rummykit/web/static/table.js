@@ -834,14 +834,18 @@ function renderLog() {
   }
 }
 
-function handTable(names, hands, points, totals) {
+// Where melded cards score (rummy500), ``melded`` gives each seat's melded points: the
+// deal's points are those less the cards left in hand, and the table shows both.
+function handTable(names, hands, points, totals, melded = null) {
   const table = el("table", { class: "data hands" });
-  table.append(el("tr", {}, el("th", { text: t("th.player") }), el("th", { text: t("th.hand") }), el("th", { text: t("th.points") }), el("th", { text: t("th.total") })));
+  const heads = [t("th.player"), t("th.hand"), ...(melded ? [t("th.melded")] : []), t("th.points"), t("th.total")];
+  table.append(el("tr", {}, ...heads.map((text) => el("th", { text }))));
   names.forEach((name, i) => {
     const cell = el("td");
     for (const c of hands[i]) cell.append(cardEl(c, { small: true }));
     if (!hands[i].length) cell.append("–");
-    table.append(el("tr", {}, el("td", { text: name }), cell, el("td", { text: points[i] }), el("td", { text: totals[i] })));
+    const laid = melded ? [el("td", { text: melded[i] })] : [];
+    table.append(el("tr", {}, el("td", { text: name }), cell, ...laid, el("td", { text: points[i] }), el("td", { text: totals[i] })));
   });
   return table;
 }
@@ -860,7 +864,7 @@ function summaries() {
       el("p", { class: "match-end", text: endedEarly ? t("match.ended_left", { name: names[tb.ended_by] }) : matchEndText() }));
     if (result) {
       body.append(el("p", { text: dealEndText(result, names) }));
-      body.append(handTable(names, v.revealed_hands, result.points, v.totals), hintsLine(v.deal_number));
+      body.append(handTable(names, v.revealed_hands, result.points, v.totals, tb.melded), hintsLine(v.deal_number));
     }
     if (tb.settlement) body.append(el("p", { class: "settlement", text: settlementText(names, tb.settlement) }));
     body.append(sheetTable());
@@ -879,7 +883,7 @@ function summaries() {
     const r = v.last_deal;
     body.replaceChildren(el("h2", { text: t("deal.over", { n: v.deal_number - 1 }) }),
       el("p", { text: dealEndText(r, names) }),
-      handTable(names, r.hands, r.points, v.totals), hintsLine(v.deal_number - 1));
+      handTable(names, r.hands, r.points, v.totals, tb.last_melded), hintsLine(v.deal_number - 1));
     if (!dialog.open) dialog.showModal();
   }
   if (state.table.rematch && !watching) {
