@@ -9,6 +9,7 @@ import json
 import math
 import os
 import random
+import re
 import subprocess
 import sys
 from collections import defaultdict
@@ -248,6 +249,19 @@ def test_simulate_json() -> None:
     report = simulate(Config(rules="classic", players=2, bots=("greedy", "random"), count=12,
                              seed=3))
     assert data["bots"] == [b.to_json() for b in report.bots]
+
+
+def test_simulate_says_a_slow_pace_to_a_tenth() -> None:
+    """The report's title gives the pace: rounded to whole deals a second when fast, to a
+    tenth when a slow bot plays a deal or two a second (never "1 deals/s")."""
+    proc = rummykit("simulate", "--rules", "classic", "--bots", "greedy,random", "--deals",
+                    "6", "--seed", "3")
+    assert proc.returncode == 0, proc.stderr
+    assert re.search(r"\d deals/s\)", proc.stdout), proc.stdout
+    slow = rummykit("simulate", "--rules", "classic", "--bots",
+                    "master(rollouts=30),random", "--deals", "2", "--seed", "3")
+    assert slow.returncode == 0, slow.stderr
+    assert re.search(r"\d\.\d deals a second\)", slow.stdout), slow.stdout
 
 
 def test_simulate_csv() -> None:

@@ -222,9 +222,11 @@ def _print_report(report: Any) -> None:
     config = report.config
     stopped = (f"; stopped after {report.games} of {config.total} games"
                if report.interrupted else "")
+    rate = report.deals / max(report.seconds, 1e-9)
+    # A slow bot plays a deal or two a second: said to a tenth, not rounded to "1 deals/s".
+    pace = f"{rate:,.0f} deals/s" if rate >= 10 else f"{rate:.1f} deals a second"
     table = Table(title=f"{config.rules}, {config.players} players, {report.deals} deals "
-                  f"({report.seconds:.1f} s, {report.deals / max(report.seconds, 1e-9):,.0f} "
-                  f"deals/s{stopped})")
+                  f"({report.seconds:.1f} s, {pace}{stopped})")
     for col in ("bot", "deals won", "win rate [95% CI]", "matches won", "points/deal [95% CI]",
                 "rummy rate", "stalemates", "decisions/deal"):
         table.add_column(col, justify="left" if col == "bot" else "right")
