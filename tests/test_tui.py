@@ -225,6 +225,36 @@ def test_resume_shows_the_saved_position_and_ctrl_c_keeps_the_record(tmp_path: P
     run(play())
 
 
+def test_a_hint_stays_until_the_next_move(tmp_path: Path) -> None:
+    """``h`` shows the hint (the master's move for this position) as a notice that stays
+    while the person thinks, and goes with the person's next action: it never shows over
+    the next position."""
+    game = LocalGame.start(rules="classic", players=2, seed=3, name="Ann", bots="random",
+                           save=str(tmp_path / "g.json"))
+
+    def hints_up(app: RummyApp) -> list[str]:
+        return [str(n.message) for n in list(app._notifications) if n.title == "Hint"]
+
+    async def play() -> None:
+        app = RummyApp(game, bot_delay=0)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, app)
+            assert app.game.view().my_turn and app.game.view().phase == "draw"
+            await pilot.press("h")
+            for _ in range(3000):
+                await pilot.pause()
+                if hints_up(app):
+                    break
+                await asyncio.sleep(0.005)
+            shown = hints_up(app)
+            assert shown and shown[0].startswith(("draw from the stock", "take the ")), shown
+            await pilot.press("s")
+            await settle(pilot, app)
+            assert hints_up(app) == []
+
+    run(play())
+
+
 def test_a_hint_shows_its_cards_as_the_screen_does() -> None:
     """A hint's reason comes in the notation (10S, 7H, JK); the screen writes cards with
     suit symbols, so the reason is shown the same way (and a word that only looks like a

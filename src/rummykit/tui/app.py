@@ -126,6 +126,8 @@ class RummyApp(App[int]):
         self.bot_delay = bot_delay
         self.think = think
         self.stats_url = stats_url
+        self.hint_shown = False
+        """Whether a hint's notice is up: it goes with the person's next action."""
         self.order: list[Card] = []
         """The person's hand in their own order."""
         self.by_rank = False
@@ -414,6 +416,9 @@ class RummyApp(App[int]):
             self.notify(str(err), title="Not allowed", severity="error", timeout=6)
             return False
         self.selected.clear()
+        if self.hint_shown:  # the hint was for the position before this action
+            self.clear_notifications()
+            self.hint_shown = False
         self.after_change()
         return True
 
@@ -547,6 +552,7 @@ class RummyApp(App[int]):
         # (the reason begins with the action: "discard KS: KS is your highest card ...")
         reason = with_symbols(found.reason)
         self.notify(reason, title="Hint", timeout=12)
+        self.hint_shown = True
         self.log_line(Text(f"Hint: {reason}", style="green"))
 
     def action_undo(self) -> None:
