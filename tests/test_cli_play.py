@@ -172,6 +172,20 @@ def test_question_mark_lists_the_legal_draws() -> None:
     assert "Draw: 'draw stock' or 'draw pile'." in output
 
 
+def test_hint_gives_a_legal_move_with_its_reason_and_plays_nothing() -> None:
+    """``hint`` (or ``h``) in the line interface: the master's move for this position, one
+    of the legal actions, with its reason; asked twice, the same; nothing is played."""
+    answers = iter(["hint", "h", "?", "quit"])
+    code, output, _ = run_play(lambda _: next(answers), rules="classic", players=2, seed=4)
+    assert code == 0
+    hints = [m.group(1) for m in re.finditer(r"^(?:> )?Hint: (.*)$", output, re.MULTILINE)]
+    assert len(hints) == 2 and hints[0] == hints[1]
+    legal = last_line(output, "Legal: ")[len("Legal: "):].split(" | ")
+    said = {"draw from the stock": "draw stock", "take the": "draw pile"}
+    assert any(hints[0].startswith(words) and action in legal for words, action in said.items())
+    assert ": " in hints[0]  # the move, then why
+
+
 def test_actions_in_notation_and_refusals_with_the_reason(tmp_path: Path) -> None:
     save = tmp_path / "game.json"
     script = iter(["discard 2C", "fly away", "meld", "DRAW stock", "draw stock", "?"])

@@ -302,8 +302,8 @@ def _rules(args: argparse.Namespace) -> int:
 HELP = """Actions (the record notation):
   draw stock | draw pile | draw pile CARD (where any pile card may be taken)
   meld 5H 6H 7H | layoff 8H 2 | layoff JK 2 low | discard KC | end
-Commands: ? lists your legal actions, help shows this, quit stops (the game is saved with
---save)."""
+Commands: ? lists your legal actions, hint (or h) gives the master bot's move for you and
+why, help shows this, quit stops (the game is saved with --save)."""
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -433,6 +433,11 @@ def _play_loop(game: LocalGame, stdin: TextIO, stdout: TextIO,
             continue
         if line == "help":
             say(HELP)
+            continue
+        if line in ("h", "hint"):
+            from rummykit.bots.hints import hint
+
+            say("Hint: " + hint(v).reason)  # (seeded by the position: asked again, the same)
             continue
         try:
             game.play(Action.parse(line))
