@@ -541,13 +541,18 @@ class RummyApp(App[int]):
         from rummykit.bots.hints import hint
 
         self.busy = True
-        self.notify("Thinking…", timeout=1)
+        status = self.status_text(v)
+        status.append(" · working out a hint…", style="italic")
+        self.query_one("#status", Static).update(status)
+        # Let the line reach the screen before the search takes the interpreter.
+        await asyncio.sleep(0.05)
         try:
             # The hint's own budget (a count of imagined deals, seeded from the position):
             # the same position gets the same hint each time.
             found = await asyncio.to_thread(hint, v)
         finally:
             self.busy = False
+            self.query_one("#status", Static).update(self.status_text(self.view_now()))
         self.hints += 1
         # (the reason begins with the action: "discard KS: KS is your highest card ...")
         reason = with_symbols(found.reason)
