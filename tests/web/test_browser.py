@@ -953,6 +953,47 @@ def test_greyed_buttons_say_why_and_a_hint_shows_the_move(server: Server, pages:
     shot(page, "hint-summary-phone")
 
 
+def test_a_deep_pile_card_is_taken_on_a_second_click(server: Server, pages: Pages) -> None:
+    """500 Rum (seed "500 рам": any card of the pile may be taken, with every card above
+    it): one click on a card below the top says what it would take and marks those cards,
+    without playing; Escape lets it go; a second click takes them all."""
+    table = server.table([person("Ann"), bot("Bob", "greedy")],
+                         rules="rummy500(pile_card_must_be_used=false)", seed=6)
+    page = pages.new()
+    page.goto(server.url + table["seats"][0]["link"])
+    ready(page)
+    rng = random.Random(6)
+    for _ in range(30):
+        wait_turn(page)
+        assert not over(page)
+        deep = [a for a in legal(page) if a.startswith("draw pile ")]
+        if deep:
+            break
+        take_turn(page, rng)
+    else:
+        pytest.fail("no pile card below the top could be taken")
+    pile = js(page, "state.view.pile")
+    card = deep[0].split()[2]
+    above = len(pile) - 1 - pile.index(card)
+    target = f'#pile .card[data-card="{card}"]'
+    before = seq(page)
+    page.click(target)
+    page.wait_for_selector("#pile-note")
+    more = "1 card" if above == 1 else f"{above} cards"
+    assert page.inner_text("#pile-note").startswith(
+        f"Take {js(page, f'cardText({card!r})')} and the {more} above it?")
+    assert page.locator("#pile .card.taking").count() == above + 1
+    assert seq(page) == before
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#pile-note", state="detached")
+    assert page.locator("#pile .card.taking").count() == 0
+    page.click(target)
+    page.click(target)
+    heard_back(page, before)
+    assert js(page, "state.view.pile") == pile[:pile.index(card)]
+    assert set(pile[pile.index(card):]) <= set(hand(page))
+
+
 # -- everyone can play -----------------------------------------------------------------
 
 PAGES = ["/", "/stats", "/rules", "/replay"]

@@ -120,6 +120,7 @@ function receive(message) {
   const hand = state.view.hand;
   if (hinted && hinted.seq !== state.table.seq) clearHint();
   if (whySeq !== null && whySeq !== state.table.seq) hideWhy();  // said of a position gone by
+  if (before && before.table.seq !== state.table.seq) deepChoice = null;
   fresh = freshCards(before, state);
   // Keep the player's arrangement: cards still held stay in place, new ones go last.
   const left = [...hand];
@@ -516,13 +517,27 @@ function renderMiddle() {
     const action = top ? "draw pile" : `draw pile ${card}`;
     if (hinted && hinted.action === action) node.classList.add("hinted");
     focusable(node, canDo(action));
+    if (deepChoice === card) node.classList.add("taking");
+    if (deepChoice !== null && v.pile.indexOf(deepChoice) < i) node.classList.add("taking");
     if (canDo(action)) {
       node.classList.add("clickable");
       node.title = top ? t("pile.title") : t("pile.deep", { card: cardText(card) });
-      node.onclick = () => send(action);
+      // A card below the top takes every card above it too: the first click says so and
+      // marks them, the second takes them.
+      node.onclick = top ? () => send(action) : () => {
+        if (deepChoice === card) { deepChoice = null; send(action); return; }
+        deepChoice = card;
+        renderMiddle();
+      };
     }
     pile.append(node);
   });
+  const chosen = deepChoice === null ? -1 : v.pile.indexOf(deepChoice);
+  if (chosen >= 0) {
+    // Said beside the pile, where the eyes are.
+    pile.append(el("p", { id: "pile-note", class: "pile-note", role: "status",
+      text: t("pile.confirm_deep", { card: cardText(deepChoice), more: tn("n.cards", v.pile.length - 1 - chosen) }) }));
+  }
   if (v.pile_size > v.pile.length) pile.prepend(el("span", { class: "muted", text: t("pile.more", { n: v.pile_size - v.pile.length }) + " " }));
 }
 
@@ -722,6 +737,8 @@ function explain(id) {
 
 // The position a shown "why" was said of: it goes when the game moves on.
 let whySeq = null;
+// A pile card below the top clicked once (rummy500): the second click takes it.
+let deepChoice = null;
 function showWhy(message) {
   const box = document.getElementById("why");
   box.textContent = message;
@@ -1001,7 +1018,11 @@ function onKey(event) {
   else if (key === "ArrowRight") { focus = Math.min(focus + 1, order.length - 1); renderHand(); }
   else if (key === "ArrowLeft") { focus = Math.max(focus - 1, 0); renderHand(); }
   else if (key === " ") { event.preventDefault(); if (order.length) toggle(focus); }
-  else if (key === "Escape") { selected = new Set(); renderHand(); renderButtons(); renderMelds(); keyCards(); }
+  else if (key === "Escape") {
+    selected = new Set();
+    if (deepChoice !== null) { deepChoice = null; renderMiddle(); }
+    renderHand(); renderButtons(); renderMelds(); keyCards();
+  }
   else if (key === "s") click("btn-stock");
   else if (key === "p") click("btn-pile");
   else if (key === "m") click("btn-meld");
