@@ -187,21 +187,36 @@ def test_the_default_budget_is_a_count_so_a_position_asked_twice_gets_one_hint(
     ("3S 8C 9D 5S KH QS JC 7D AS 10H", "3H", "with your 3S it is one card short of a set"),
     # 5H with 7H (no 5 of another suit): one card short of a run (6H between).
     ("7H 8C 2S QS KD 3S JC 10D AS 9C", "5H", "with your 7H it is one card short of a run"),
-    # 6H goes with nothing: the reason is the search's, never a claim about melds.
-    ("KH 8S 2S QS JD 3S JC 10C AS 4S", "6H",
-     "the search finds your hand better with it than with an unknown card"),
 ])
 def test_a_pile_card_that_makes_no_meld_is_never_said_to(hand: str, pile: str,
                                                          said: str) -> None:
     """When the hint takes a pile card that completes no meld and fits none on the table,
     the reason says what is true of it: the card of the hand it is one short of a meld
-    with, or that the search preferred it."""
+    with."""
     rules = Rules.parse("classic")
     deal = position(rules, hand, pile=pile)
     parts = reason_parts(view(deal, 0), Action("draw-pile"))
     text = render(parts)
     assert text == f"take the {pile} from the pile: {said}"
     assert "points in melds" not in text
+
+
+def test_a_pile_card_that_goes_with_nothing_is_the_searchs_choice_or_no_reason() -> None:
+    """A 6H that goes with nothing in hand: where the search chose to take it over the
+    expert's draw, the reason is the search's; with no search behind it, no reason is
+    given rather than an untrue one."""
+    rules = Rules.parse("classic")
+    deal = position(rules, "KH 8S 2S QS JD 3S JC 10C AS 4S", pile="6H")
+    v = view(deal, 0)
+    take, stock = Action("draw-pile"), Action("draw-stock")
+    assert render(reason_parts(v, take)) == "take the 6H from the pile"
+    found = Search(take, stock, (stock, take), (0.0, 1.5), 64, 0.1, (0.0, 1.5), 20.0)
+    text = render(reason_parts(v, take, found))
+    assert text.startswith("take the 6H from the pile: the search finds your hand better "
+                           "with it (the search found it +1.5 points a deal better than "
+                           "draw stock over 64 imagined deals")
+    kept = Search(take, take, (take, stock), (1.5, 0.0), 64, 0.1, (0.0, -1.5), 20.0)
+    assert render(reason_parts(v, take, kept)) == "take the 6H from the pile"
 
 
 def test_a_pair_is_not_one_card_short_where_melds_are_longer() -> None:

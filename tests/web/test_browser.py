@@ -978,17 +978,21 @@ def test_a_deep_pile_card_is_taken_on_a_second_click(server: Server, pages: Page
     target = f'#pile .card[data-card="{card}"]'
     before = seq(page)
     page.click(target)
-    page.wait_for_selector("#pile-note")
+    page.wait_for_function("() => document.getElementById('pile-note').textContent !== ''")
     more = "1 card" if above == 1 else f"{above} cards"
     assert page.inner_text("#pile-note").startswith(
         f"Take {js(page, f'cardText({card!r})')} and the {more} above it?")
     assert page.locator("#pile .card.taking").count() == above + 1
     assert seq(page) == before
     page.keyboard.press("Escape")
-    page.wait_for_selector("#pile-note", state="detached")
+    page.wait_for_function("() => document.getElementById('pile-note').textContent === ''")
     assert page.locator("#pile .card.taking").count() == 0
-    page.click(target)
-    page.click(target)
+    # From the keyboard: Enter on the focused card twice.
+    page.focus(target)
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.getElementById('pile-note').textContent !== ''")
+    assert seq(page) == before
+    page.keyboard.press("Enter")
     heard_back(page, before)
     assert js(page, "state.view.pile") == pile[:pile.index(card)]
     assert set(pile[pile.index(card):]) <= set(hand(page))

@@ -61,7 +61,7 @@ REASONS: dict[str, str] = {
     "why.lays-off": "it lays off on meld {meld}",
     "why.near-set": "with your {cards} it is one card short of a set",
     "why.near-run": "with your {cards} it is one card short of a run",
-    "why.search-take": "the search finds your hand better with it than with an unknown card",
+    "why.search-take": "the search finds your hand better with it",
     "why.meld-points": "{points} points out of your hand",
     "why.meld-out": "{points} points out of your hand and goes out",
     "why.layoff-points": "{points} points out of your hand, into a meld on the table",
@@ -148,7 +148,9 @@ def reason_for(view: View, action: Action, found: Search | None = None) -> str:
 
 def reason_parts(view: View, action: Action, found: Search | None = None) -> list[Part]:
     """Why ``action`` is good for the seat of ``view``, as pieces of :data:`REASONS`."""
-    parts = _why(view, action)
+    overruled = (found is not None and found.worlds > 0 and found.choice != found.baseline
+                 and action == found.choice)
+    parts = _why(view, action, overruled)
     if found is not None and found.choice != found.baseline and action in found.candidates:
         gain = found.gains[found.candidates.index(action)]
         params = {"gain": f"{gain:+.1f}", "baseline": str(found.baseline),
@@ -177,14 +179,21 @@ def _verb(action: Action, view: View) -> Part:
     return "verb.end", {}
 
 
-def _why(view: View, action: Action) -> list[Part]:
+def _why(view: View, action: Action, overruled: bool = False) -> list[Part]:
+    """The action and why; ``overruled``: the search chose it over the expert's choice."""
     rules = view.rules
     hand = [int(c) for c in view.hand]
     verb = _verb(action, view)
     match action.kind:
         case "draw-pile":
             taken = _taken(view, action)
-            return [verb, _what_it_joins(taken[0], hand + taken[1:], view.melds, rules)]
+            joins_part = _what_it_joins(taken[0], hand + taken[1:], view.melds, rules,
+                                        own=hand)
+            if joins_part is not None:
+                return [verb, joins_part]
+            # Nothing it is sure to do: the search's preference where the search chose it,
+            # else the action alone (no reason is better than an untrue one).
+            return [verb, ("why.search-take", {})] if overruled else [verb]
         case "draw-stock":
             top = view.pile_top
             if top is None:
@@ -223,7 +232,10 @@ def _taken(view: View, action: Action) -> list[int]:
 
 
 def _what_it_joins(card: int, hand: Sequence[int], table: Sequence[Meld],
-                   rules: Rules) -> Part:
+                   rules: Rules, own: Sequence[int] = ()) -> Part | None:
+    """What the pile card ``card`` does with ``hand`` (the cards held once it is taken)
+    and the table, or None: it completes a meld, lays off, or is one card short of a meld
+    with a card of ``own`` (the hand before the draw)."""
     with_it = [m for m in find_melds([*hand, card], rules) if card in m]
     if with_it:
         best = max(with_it, key=lambda m: (len(m), sum(card_points(c, rules) for c in m)))
@@ -232,14 +244,17 @@ def _what_it_joins(card: int, hand: Sequence[int], table: Sequence[Meld],
         if fits(meld, card, rules):
             return "why.lays-off", {"meld": str(number)}
     # One card short of a meld with a card of the hand: a set first, then a run.
-    # (Said only where three cards make a meld: with longer melds a pair is further off.)
-    partners = sorted((c for c in hand if c != JOKER_CODE and near(card, c)
+    # (Said only where three cards make a meld: with longer melds a pair is further off;
+    # never of a joker, which goes with anything.)
+    if card == JOKER_CODE:
+        return None
+    partners = sorted((c for c in own if c != JOKER_CODE and near(card, c)
                        and (rules.set_min if c % 13 == card % 13 else rules.run_min) == 3),
                       key=lambda c: (c % 13 != card % 13, abs(c % 13 - card % 13), c))
     if partners:
         kind = "set" if partners[0] % 13 == card % 13 else "run"
         return f"why.near-{kind}", {"cards": format_cards(partners[:1])}
-    return "why.search-take", {}
+    return None
 
 
 def _ordered(cards: Sequence[int]) -> list[int]:

@@ -1217,6 +1217,7 @@ class Hub:
             table.match = match
             table.actions.pop()
             table.seq -= 1
+            table.hinted.clear()  # the next action takes this seq again, another position
             table.last = []
             self._arm_timer(table)
         await self.broadcast(table)
@@ -1591,6 +1592,7 @@ class Hub:
                                 first_dealer=table.match.dealers[0])
             table.actions = []
             table.seq = 0
+            table.hinted.clear()
         for seat, stored in enumerate(seats):
             table.joined[seat] = stored["joined"]
             table.key_hashes[seat] = stored["key_hash"]

@@ -566,6 +566,9 @@ class RummyApp(App[int]):
             self.notify(problem or "wait for your turn", severity="warning")
             return
         self.game.undo()
+        if self.hint_shown:  # the hint was for the position undone
+            self.clear_notifications()
+            self.hint_shown = False
         self.seen_actions = self.view_now().history_length
         self.log_line("You took your last meld or lay-off back.")
         self.refresh_table()

@@ -511,15 +511,17 @@ function renderMiddle() {
   pile.replaceChildren();
   if (!v.pile.length) pile.append(el("span", { class: "muted", text: t("pile.empty") }));
   const spread = v.pile.length > 1;  // rummy500: the whole pile is shown
+  // A card twice on the pile (two decks) is taken from its upper place, as the engine does.
+  const deepAt = deepChoice === null ? -1 : v.pile.lastIndexOf(deepChoice);
   v.pile.forEach((card, i) => {
     const node = cardEl(card, { small: spread && i < v.pile.length - 1 });
     const top = i === v.pile.length - 1;
     const action = top ? "draw pile" : `draw pile ${card}`;
     if (hinted && hinted.action === action) node.classList.add("hinted");
-    focusable(node, canDo(action));
-    if (deepChoice === card) node.classList.add("taking");
-    if (deepChoice !== null && v.pile.indexOf(deepChoice) < i) node.classList.add("taking");
-    if (canDo(action)) {
+    if (deepAt >= 0 && i >= deepAt) node.classList.add("taking");
+    const usable = canDo(action) && (top || v.pile.lastIndexOf(card) === i);
+    focusable(node, usable);
+    if (usable) {
       node.classList.add("clickable");
       node.title = top ? t("pile.title") : t("pile.deep", { card: cardText(card) });
       // A card below the top takes every card above it too: the first click says so and
@@ -528,16 +530,15 @@ function renderMiddle() {
         if (deepChoice === card) { deepChoice = null; send(action); return; }
         deepChoice = card;
         renderMiddle();
+        keyCards();
+        document.querySelectorAll("#pile .card")[i]?.focus();  // for a second Enter
       };
     }
     pile.append(node);
   });
-  const chosen = deepChoice === null ? -1 : v.pile.indexOf(deepChoice);
-  if (chosen >= 0) {
-    // Said beside the pile, where the eyes are.
-    pile.append(el("p", { id: "pile-note", class: "pile-note", role: "status",
-      text: t("pile.confirm_deep", { card: cardText(deepChoice), more: tn("n.cards", v.pile.length - 1 - chosen) }) }));
-  }
+  // Said beside the pile, where the eyes are (a live region that stays on the page).
+  document.getElementById("pile-note").textContent = deepAt < 0 ? "" :
+    t("pile.confirm_deep", { card: cardText(deepChoice), more: tn("n.cards", v.pile.length - 1 - deepAt) });
   if (v.pile_size > v.pile.length) pile.prepend(el("span", { class: "muted", text: t("pile.more", { n: v.pile_size - v.pile.length }) + " " }));
 }
 
