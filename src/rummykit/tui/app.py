@@ -416,9 +416,7 @@ class RummyApp(App[int]):
             self.notify(str(err), title="Not allowed", severity="error", timeout=6)
             return False
         self.selected.clear()
-        if self.hint_shown:  # the hint was for the position before this action
-            self.clear_notifications()
-            self.hint_shown = False
+        self.drop_hint()
         self.after_change()
         return True
 
@@ -560,15 +558,19 @@ class RummyApp(App[int]):
         self.hint_shown = True
         self.log_line(Text(f"Hint: {reason}", style="green"))
 
+    def drop_hint(self) -> None:
+        """Take a hint's notice away: it was for the position before the last change."""
+        if self.hint_shown:
+            self.clear_notifications()
+            self.hint_shown = False
+
     def action_undo(self) -> None:
         problem = self.game.undo_problem()
         if problem is not None or self.busy:
             self.notify(problem or "wait for your turn", severity="warning")
             return
         self.game.undo()
-        if self.hint_shown:  # the hint was for the position undone
-            self.clear_notifications()
-            self.hint_shown = False
+        self.drop_hint()
         self.seen_actions = self.view_now().history_length
         self.log_line("You took your last meld or lay-off back.")
         self.refresh_table()
