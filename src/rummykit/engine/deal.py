@@ -515,8 +515,9 @@ class Deal:
             raise problem
 
     def can(self, action: Action) -> bool:
-        """Whether ``action`` is legal now."""
-        return self._problem(action) is None
+        """Whether ``action`` is legal now (a refused meld or lay-off is not put into
+        words: a search asks this of many)."""
+        return self._problem(action, words=False) is None
 
     def apply(self, action: Action | str) -> Action:
         """Check and play an action (or its notation); return the action played.
@@ -529,7 +530,7 @@ class Deal:
         self.push(action)
         return action
 
-    def _problem(self, action: Action) -> IllegalActionError | None:
+    def _problem(self, action: Action, words: bool = True) -> IllegalActionError | None:
         if self.phase == "over":
             return IllegalActionError("the deal is over", code="deal-over")
         kind = action.kind
@@ -573,7 +574,7 @@ class Deal:
                     return err
                 if finishable_after(self, cards, meld, None):
                     return None
-                return dead_end(self, cards, meld)
+                return dead_end(self, cards, meld) if words else _DEAD_END
             case "layoff":
                 if not self._opened[seat]:
                     return IllegalActionError(
@@ -592,7 +593,7 @@ class Deal:
                     return err
                 if finishable_after(self, cards, new, action.meld - 1):
                     return None
-                return dead_end(self, cards, new)
+                return dead_end(self, cards, new) if words else _DEAD_END
         return None  # pragma: no cover - every kind is matched above
 
     def _draw_problem(self, action: Action) -> IllegalActionError | None:
@@ -972,6 +973,10 @@ class LegalActions:
 def _missing(hand: list[int], cards: Sequence[int]) -> str | None:
     if len(cards) == 1:
         return None if cards[0] in hand else format_cards(cards)
+    # Most often the cards are distinct and all held (a search asks of the melds it found
+    # in the hand): no count needed.
+    if len(set(cards)) == len(cards) and all(c in hand for c in cards):
+        return None
     counts: dict[int, int] = {}
     for c in hand:
         counts[c] = counts.get(c, 0) + 1
@@ -980,6 +985,13 @@ def _missing(hand: list[int], cards: Sequence[int]) -> str | None:
             return format_cards([c])
         counts[c] -= 1
     return None
+
+
+_DEAD_END: Final = IllegalActionError("the turn could not be finished after this",
+                                      code="dead-end")
+"""What :meth:`Deal.can` is told of a meld or lay-off after which the turn could not be
+finished, instead of :func:`dead_end`'s words (only whether there is a refusal matters
+there)."""
 
 
 def _enter_fits(fits: dict[int, list[int]], meld: Meld, place: int, rules: Rules) -> None:
