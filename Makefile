@@ -44,7 +44,8 @@ COMPILED := build/compiled
 ENGINE_TESTS := tests/rules tests/oracle tests/test_random_play.py tests/test_golden_counts.py \
 	tests/test_shortcuts.py tests/test_meld_caches.py tests/test_knowledge.py \
 	tests/test_shuffle.py tests/test_record.py tests/test_record_schema.py \
-	tests/test_rules_options.py tests/test_public_view.py tests/test_build.py tests/test_rl.py
+	tests/test_rules_options.py tests/test_public_view.py tests/test_build.py tests/test_rl.py \
+	tests/test_rollout.py
 
 $(COMPILED)/.built: $(STAMP) setup.py pyproject.toml $(shell find src/rummykit -name '*.py')
 	rm -rf $(COMPILED) && mkdir -p $(COMPILED)

@@ -25,13 +25,15 @@ COMPILED = [
     "src/rummykit/engine/finish.py",
     "src/rummykit/engine/knowledge.py",
     "src/rummykit/engine/shuffle.py",
+    "src/rummykit/bots/rollout.py",
     "src/rummykit/rl/actions.py",
     "src/rummykit/rl/observation.py",
 ]
 """The modules compiled: the move generator, the meld search, the shuffle, what a search
-bot runs in its rollouts, and the RL environment's action codes and observations. The
-rules, the cards, the dealing, the match, the scoring, the RL environment's class (a
-PettingZoo class) and the front ends stay Python (they run once a deal, check loosely
+bot runs in its rollouts (the information sets and the rollout policy), and the RL
+environment's action codes and observations. The rules, the cards, the dealing, the
+match, the scoring, the other bot code, the RL environment's class (a PettingZoo class)
+and the front ends stay Python (they run once a deal or once a decision, check loosely
 typed input by hand, or derive from classes that are not compiled)."""
 
 if os.environ.get("RUMMYKIT_COMPILE") == "1":

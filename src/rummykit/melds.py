@@ -42,6 +42,7 @@ __all__ = [
     "make_meld",
     "meld_points",
     "most_meld_points",
+    "outs_in_masks",
     "suit_masks",
     "without",
 ]
@@ -705,6 +706,38 @@ def _meld_with_masks(card: int, masks: list[int], set_min: int, run_min: int,
     if starts & ((2 << place) - (1 << max(1, place - run_min + 1))):
         return True
     return bool(high_aces and r == 0 and starts & ((2 << 14) - (1 << (15 - run_min))))
+
+
+_RANK_CARDS: Final = tuple(sum(1 << (s * 13 + r) for s in range(4)) for r in range(13))
+"""The four natural cards of each rank (0-12) as a bit mask (bit ``c`` for card ``c``)."""
+
+
+def outs_in_masks(card: int, held: int, unseen: int) -> int:
+    """The outs of natural ``card`` in a hand: how many of the ``unseen`` cards would make
+    a meld of three with it and one card of the hand, counted once for each such card of
+    the hand (a card two places away and one place away both count the card between).
+    ``held`` is the hand and ``unseen`` the cards counted, as bit masks (bit ``c`` for
+    card ``c``), and no unseen card is one the hand holds: each unseen card of the rank
+    where the hand holds another card of it, and each unseen card of the suit that makes
+    three in a row with ``card`` and a card of the hand (aces low). A few bit tests, for
+    the bots, which ask it of every card they might throw."""
+    rank = card % 13
+    base = card - rank
+    outs = 0
+    if held & _RANK_CARDS[rank] & ~(1 << card):
+        outs = (unseen & _RANK_CARDS[rank]).bit_count()
+    # The suit's ranks two places up, so that rank - 2 is bit ``rank`` (none negative).
+    mine = (held >> base & 0x1FFF & ~(1 << rank)) << 2
+    free = (unseen >> base & 0x1FFF) << 2
+    if mine >> (rank + 3) & 1:  # rank + 1 held: rank - 1 or rank + 2 completes
+        outs += (free >> (rank + 1) & 1) + (free >> (rank + 4) & 1)
+    if mine >> (rank + 1) & 1:  # rank - 1 held: rank - 2 or rank + 1
+        outs += (free >> rank & 1) + (free >> (rank + 3) & 1)
+    if mine >> (rank + 4) & 1:  # rank + 2 held: rank + 1 between
+        outs += free >> (rank + 3) & 1
+    if mine >> rank & 1:  # rank - 2 held: rank - 1 between
+        outs += free >> (rank + 1) & 1
+    return outs
 
 
 def _find_with_jokers(

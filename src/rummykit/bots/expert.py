@@ -30,6 +30,7 @@ from rummykit.melds import (
     find_melds,
     make_meld,
     meld_points,
+    outs_in_masks,
     without,
 )
 from rummykit.rules import Rules
@@ -246,6 +247,15 @@ def discard_costs(
     # The chance that one given unseen card is in some opponent's hand.
     p_held = min(1.0, sum(opponent_sizes) / max(len(unseen), 1))
     unseen_set = set(unseen)
+    # The outs from bit masks where no unseen card is one the hand holds (with two decks
+    # one can be: then counted card by card).
+    held = unseen_bits = 0
+    for c in hand:
+        held |= 1 << c
+    for c in unseen_set:
+        if c != JOKER_CODE:
+            unseen_bits |= 1 << c
+    by_masks = not held & unseen_bits
     costs: dict[int, float] = {}
     for c in candidates:
         if c == JOKER_CODE:
@@ -254,7 +264,8 @@ def discard_costs(
         value = card_points(c, rules)
         rank, suit = c % 13, c // 13
         # Its worth to us: unseen cards that would make a meld with it and our cards.
-        outs = count_outs(c, hand, unseen_set, rules)
+        outs = (outs_in_masks(c, held, unseen_bits) if by_masks
+                else count_outs(c, hand, unseen_set, rules))
         # Its worth to an opponent: a certain lay-off, or a meld with two cards they may
         # hold (both unseen), likelier for ranks and suits they collect.
         if fits_table(table, c, rules):

@@ -14,8 +14,10 @@ from rummykit.melds import (
     card_points,
     find_melds,
     fits,
+    forms_meld_with,
     make_meld,
     meld_points,
+    suit_masks,
 )
 from rummykit.rules import Rules
 from rummykit.views import View
@@ -24,8 +26,13 @@ __all__ = ["GreedyBot", "fits_table", "joins", "near", "pile_index", "uses_card"
 
 
 def joins(card: int, hand: Sequence[int], rules: Rules) -> bool:
-    """Whether ``card`` would be in some meld with cards of ``hand``."""
-    return any(card in cards for cards in find_melds([*hand, card], rules))
+    """Whether ``card`` would be in some meld with cards of ``hand`` (from the hand's suit
+    masks where no joker is involved: the bots ask it of many cards)."""
+    masks, jokers = suit_masks(hand)
+    if jokers or card == JOKER_CODE:
+        return any(card in cards for cards in find_melds([*hand, card], rules))
+    masks[card // 13] |= 2 << card % 13
+    return forms_meld_with(card, masks, rules)
 
 
 def near(a: int, b: int) -> bool:

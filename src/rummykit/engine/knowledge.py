@@ -276,7 +276,7 @@ class Tracker:
         new.slots = [[] for _ in range(players)]
         new.stock = [p if p >= 0 else UNKNOWN for p in reversed(knowledge.stock)]
         for g, group in enumerate(knowledge.hidden):
-            new.groups.append(Counter(group.cards) + Counter(group.mine))
+            new.groups.append(Counter([*group.cards, *group.mine]))
             for s in range(players):
                 new.slots[s].append(len(group.mine) if s == knowledge.seat else group.hands[s])
             for place in group.stock:
