@@ -215,6 +215,14 @@ def ready(page: Any) -> None:
     page.wait_for_function("() => typeof state !== 'undefined' && state !== null")
 
 
+def open_seat(pages: Pages, server: Server, link: str, **options: Any) -> Any:
+    """A new page on ``link`` of ``server`` (a seat's link), once the table is shown."""
+    page = pages.new(**options)
+    page.goto(server.url + link)
+    ready(page)
+    return page
+
+
 def js(page: Any, expression: str) -> Any:
     return page.evaluate(f"() => {expression}")
 
@@ -569,9 +577,7 @@ def test_two_people_play_through_an_invite_link(server: Server, pages: Pages) ->
 def test_deal_summary_between_deals(server: Server, pages: Pages, shot: Any) -> None:
     """A match of several deals: the summary of deal 1, then deal 2 goes on."""
     table = server.table([person("Ann"), bot("Bob", "greedy")], rules="classic", seed=12)
-    page = pages.new()
-    page.goto(server.url + table["seats"][0]["link"])
-    ready(page)
+    page = open_seat(pages, server, table["seats"][0]["link"])
     rng = random.Random(5)
     for _ in range(500):
         page.wait_for_function("() => state && (state.view.deal_number > 1 || "
@@ -695,9 +701,7 @@ def test_server_restart_resumes(own_server: Server, pages: Pages) -> None:
     """(d) The server stops and starts again on the same database and port: the page
     reconnects by itself and shows the same game, which goes on."""
     table = own_server.table([person("Ann"), bot("Bob")], seed=8)
-    page = pages.new()
-    page.goto(own_server.url + table["seats"][0]["link"])
-    ready(page)
+    page = open_seat(pages, own_server, table["seats"][0]["link"])
     rng = random.Random(4)
     for _ in range(3):
         wait_turn(page)
@@ -726,9 +730,7 @@ def test_server_restart_resumes(own_server: Server, pages: Pages) -> None:
 def test_replay_from_the_match_end(server: Server, pages: Pages, shot: Any) -> None:
     """(e) The match-end dialog's "Watch the replay" steps through the whole game."""
     table, shadow = finish_over_websockets(server, seed=25)
-    page = pages.new()
-    page.goto(server.url + table["seats"][0]["link"])
-    ready(page)
+    page = open_seat(pages, server, table["seats"][0]["link"])
     page.wait_for_selector("dialog#summary[open]")
     page.click("#watch")
     page.wait_for_url("**/replay?table=*")
@@ -959,9 +961,7 @@ def test_a_deep_pile_card_is_taken_on_a_second_click(server: Server, pages: Page
     without playing; Escape lets it go; a second click takes them all."""
     table = server.table([person("Ann"), bot("Bob", "greedy")],
                          rules="rummy500(pile_card_must_be_used=false)", seed=6)
-    page = pages.new()
-    page.goto(server.url + table["seats"][0]["link"])
-    ready(page)
+    page = open_seat(pages, server, table["seats"][0]["link"])
     rng = random.Random(6)
     for _ in range(30):
         wait_turn(page)
@@ -1057,9 +1057,7 @@ def test_cards_have_names_and_others_moves_are_announced(server: Server,
     hearts"); what the others did is announced in words in a live region; the hand can
     be reordered from the keyboard and its order survives a reload (this deal only)."""
     table = server.table([person("Ann"), bot("Bob", "greedy")], rules="classic", seed=8)
-    page = pages.new()
-    page.goto(server.url + table["seats"][0]["link"])
-    ready(page)
+    page = open_seat(pages, server, table["seats"][0]["link"])
     wait_turn(page)
     words = {"A": "ace", "2": "two", "3": "three", "4": "four", "5": "five", "6": "six",
              "7": "seven", "8": "eight", "9": "nine", "10": "ten", "J": "jack",
@@ -1112,9 +1110,7 @@ def test_cards_move_and_end_where_the_view_puts_them(server: Server, pages: Page
     ramino (two decks; this deal gives Ann a pair of twins) twin cards are told apart by
     their place among their twins."""
     table = server.table([person("Ann"), bot("Bob", "greedy")], rules=rules, seed=seed)
-    page = pages.new()
-    page.goto(server.url + table["seats"][0]["link"])
-    ready(page)
+    page = open_seat(pages, server, table["seats"][0]["link"])
     dealt = js(page, "state.view.hand")
     assert rules != "ramino" or len(set(dealt)) < len(dealt), "no twins dealt"
     moved = 0
@@ -1218,9 +1214,7 @@ def test_jokers_show_their_card_and_lay_offs_show_who_laid_them(server: Server,
     view with such a table (its rendering is what is tested; Bob has not come yet, so no
     message from the server replaces it)."""
     table = server.table([person("Ann"), person("Bob")], rules="ramino", seed=2)
-    page = pages.new()
-    page.goto(server.url + table["seats"][0]["link"])
-    ready(page)
+    page = open_seat(pages, server, table["seats"][0]["link"])
     page.evaluate("""() => {
         const message = JSON.parse(JSON.stringify(state));
         message.view.table = [{number: 1, kind: "run", cards: ["5H", "JK", "7H"],
@@ -1276,9 +1270,7 @@ def test_undo_a_meld_in_the_browser(server: Server, pages: Pages) -> None:
 
     seed = meld_seed("one-deal")
     table = server.table([bot("Bob", "greedy"), person("Ann")], rules="one-deal", seed=seed)
-    page = pages.new()
-    page.goto(server.url + table["seats"][1]["link"])
-    ready(page)
+    page = open_seat(pages, server, table["seats"][1]["link"])
     wait_turn(page)
     before = seq(page)
     page.keyboard.press("s")
@@ -1307,9 +1299,7 @@ def test_the_others_sit_in_the_order_they_play_after_you(server: Server, pages: 
     second (play passes from seat i to i + 1: RULES.md), your own seat with your hand."""
     table = server.table([bot("Bob"), bot("Cid"), person("Ann"), bot("Dan")],
                          rules="classic", seed=3)
-    page = pages.new()
-    page.goto(server.url + table["seats"][2]["link"])
-    ready(page)
+    page = open_seat(pages, server, table["seats"][2]["link"])
     order = page.eval_on_selector_all("#seats .seat", "els => els.map(e => e.dataset.seat)")
     assert order == ["3", "0", "1"]
     assert page.get_attribute("#me .seat", "data-seat") == "2"

@@ -14,7 +14,7 @@ import pytest
 
 from . import test_browser
 from ._support import bot, person
-from .test_browser import Pages, Server, axe_problems, ready
+from .test_browser import Pages, Server, axe_problems, open_seat, ready
 
 # The browser tests' fixtures: contexts, screenshots (Chromium is the web tests'
 # conftest's).
@@ -30,13 +30,6 @@ def server(request: pytest.FixtureRequest,
     """The server of this module's tests, on PostgreSQL (the database of a server shared
     by many people; skipped where PostgreSQL is not installed)."""
     yield from test_browser.module_server(request, tmp_path_factory)
-
-
-def open_seat(pages: Pages, server: Server, link: str, **options: Any) -> Any:
-    page = pages.new(**options)
-    page.goto(server.url + link)
-    ready(page)
-    return page
 
 
 def start_for_two(pages: Pages, server: Server, friend: str, public: bool = False) -> Any:
