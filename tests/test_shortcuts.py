@@ -36,6 +36,8 @@ from rummykit.melds import (
     layoff,
     layoff_targets,
     make_meld,
+    melding_cards,
+    pack,
     suit_masks,
     without,
 )
@@ -79,6 +81,19 @@ def test_forms_meld_with_agrees_with_the_oracle(case: tuple[Rules, list[int], in
     assert forms_meld_with(card, tuple(masks), rules) == expected  # any sequence of masks
     # and the engine's own list says the same
     assert expected == any(card in m for m in find_melds(hand, rules))
+
+
+@settings(max_examples=400, deadline=None)
+@given(hand_and_card())
+def test_melding_cards_are_the_cards_in_some_meld_by_the_oracle(
+    case: tuple[Rules, list[int], int],
+) -> None:
+    # Every card at once: the packed answer holds exactly the cards of the hand that are
+    # in a meld the oracle finds in the hand.
+    rules, hand, _ = case
+    melds = melds_of(tuple(sorted(hand)), rules)
+    expected = pack(c for c in hand if any(c in m for m in melds))
+    assert melding_cards(pack(hand), rules.set_min, rules.run_min, rules.high_aces) == expected
 
 
 def _oracle_run(meld: Meld) -> Reading:
@@ -185,6 +200,7 @@ def test_pile_use_agrees_with_the_oracle_at_every_depth() -> None:
         preset("rummy500").replace(decks=2, jokers=2),
         preset("rummy500").replace(opening=30, hand_size=7),
         preset("rummy500").replace(run_min=4, set_min=4),
+        preset("rummy500").replace(aces="high-low"),
     ]
     checked = 0
     for n, rules in enumerate(variants):
@@ -197,6 +213,11 @@ def test_pile_use_agrees_with_the_oracle_at_every_depth() -> None:
             for index in order + random.Random(n).sample(order, len(order)):
                 assert use.usable(index) == _usable_by_oracle(deal, index), (deal, index)
                 checked += 1
+            # All of them in one walk down the pile, and down to a given depth.
+            usable = [i for i in order if _usable_by_oracle(deal, i)]
+            assert use.usable_indexes() == usable, deal
+            assert use.usable_indexes(len(order) // 2) == [i for i in usable
+                                                           if i >= len(order) // 2]
     assert checked > 500
 
 

@@ -686,13 +686,11 @@ def _meld_with_masks(card: int, masks: list[int], set_min: int, run_min: int,
     """:func:`forms_meld_with` under the rules' ``set_min``, ``run_min`` and
     ``high_aces`` (read once by a caller that asks of many cards); ``masks`` a list of
     the four suit masks (a list so that the compiled build indexes it natively)."""
-    suit = card // 13
-    r = card % 13
-    bit = 2 << r
-    if (bool(masks[0] & bit) + bool(masks[1] & bit) + bool(masks[2] & bit)
-            + bool(masks[3] & bit)) >= set_min:
+    place = card % 13 + 1
+    if ((masks[0] >> place & 1) + (masks[1] >> place & 1) + (masks[2] >> place & 1)
+            + (masks[3] >> place & 1)) >= set_min:
         return True
-    m = masks[suit]
+    m = masks[card // 13]
     if high_aces and m & 2:  # an ace held is also place 14
         m |= 1 << 14
     # The places that start run_min places held in a row; one of them must start a run
@@ -702,10 +700,60 @@ def _meld_with_masks(card: int, masks: list[int], set_min: int, run_min: int,
         starts &= m >> step
     if not starts:
         return False
-    place = r + 1
-    if starts & ((2 << place) - (1 << max(1, place - run_min + 1))):
+    first = place - run_min + 1  # the lowest place a run holding the card can start at
+    if starts & ((2 << place) - (1 << (first if first > 1 else 1))):
         return True
-    return bool(high_aces and r == 0 and starts & ((2 << 14) - (1 << (15 - run_min))))
+    return bool(high_aces and place == 1 and starts & ((2 << 14) - (1 << (15 - run_min))))
+
+
+def pack(cards: Iterable[int]) -> int:
+    """The suit masks of ``cards`` packed into one number as :func:`find_melds` packs a
+    hand: fifteen bits a suit, bit r + 1 of suit s's for the card of rank r (bit 1 the
+    ace); any bit from 60 up tells of a joker."""
+    packed = 0
+    for c in cards:
+        packed |= _PACKED_BIT[c]
+    return packed
+
+
+def melding_cards(packed: int, set_min: int, run_min: int, high_aces: bool) -> int:
+    """Of the natural cards ``packed`` (:func:`pack`), those in some meld of them, packed
+    the same way: every card of a rank held in ``set_min`` suits or more, and every card
+    in ``run_min`` or more places of a suit held in a row (an ace also at place 14 where
+    aces may be high). :func:`forms_meld_with` for every card at once, in a few
+    whole-number operations: a pile card that must be used asks it of the whole pile.
+
+    The suits cannot run into each other: bit 0 of each suit's fifteen is never set, so no
+    row of places crosses from one suit into the next."""
+    clubs = packed & _SUIT_MASK
+    diamonds = packed >> 15 & _SUIT_MASK
+    hearts = packed >> 30 & _SUIT_MASK
+    spades = packed >> 45 & _SUIT_MASK
+    if set_min == 3:
+        ranks = clubs & diamonds & (hearts | spades) | hearts & spades & (clubs | diamonds)
+    else:  # set_min is 3 or 4
+        ranks = clubs & diamonds & hearts & spades
+    out = packed & ranks * _EVERY_SUIT
+    places = packed
+    if high_aces:
+        places |= (places & _ACES) << 13
+    starts = places  # the places that start run_min places held in a row
+    for step in range(1, run_min):
+        starts &= places >> step
+    if starts:
+        covered = starts
+        for step in range(1, run_min):
+            covered |= starts << step
+        if high_aces:  # an ace at place 14 is the card at place 1
+            covered |= covered >> 13 & _ACES
+        out |= covered & packed
+    return out
+
+
+_EVERY_SUIT: Final = 1 | 1 << 15 | 1 << 30 | 1 << 45
+"""A rank's mask times this is its bits in all four suits of a packed mask."""
+_ACES: Final = 2 * _EVERY_SUIT
+"""The aces (place 1) of the four suits of a packed mask."""
 
 
 _RANK_CARDS: Final = tuple(sum(1 << (s * 13 + r) for s in range(4)) for r in range(13))

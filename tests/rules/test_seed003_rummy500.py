@@ -190,6 +190,25 @@ def test_seed003_draw_any_pile_card_with_all_cards_above_it() -> None:
     assert d.phase == "play"
 
 
+def test_seed003_two_decks_a_twin_on_the_pile_is_taken_from_its_top_most_place() -> None:
+    """«все карты выше выбранной карты» with the two-deck option (RULES.md): a card can lie
+    on the pile twice, and naming it takes it from its top-most place, so it is a legal
+    draw only when that copy, with the cards above it, can be used."""
+    two = R.replace(decks=2)
+    d = deal(two, ["6H 2D 4C JS QD 3S 10C", "KD QC 5C 9C 7D 6D 2S", "JH 5S 10H 4H 3H 3D QS"],
+             "8H 7H 8H KS")  # bottom first: the lower 8H would be usable (6H 7H 8H)
+    legal = {str(a) for a in d.legal_actions()}
+    assert "draw pile 7H" in legal  # 7H 8H KS: 6H 7H 8H
+    assert "draw pile 8H" not in legal  # the top-most 8H, with KS alone: no meld
+    before = snapshot(d)
+    with pytest.raises(IllegalActionError, match="can be taken only to be melded or laid"):
+        d.apply("draw pile 8H")
+    assert snapshot(d) == before
+    d.apply("draw pile 7H")
+    assert format_cards(d.pile) == "8H"
+    assert d.pending == cards("7H")[0]
+
+
 def test_seed003_draw_pile_alone_takes_the_top_card_only() -> None:
     """RULES.md: ANY pile card with all above it — the top card alone too."""
     d = deal(R, DRAW, "2C 9H 4D KS 7S 9S", "JD")

@@ -409,18 +409,26 @@ class Deal:
         pile = self.pile
         if pile:
             if rules.draw_pile == "any":
-                # With two decks a card can be on the pile twice: it is taken from the
-                # top-most place (with one deck every pile card is one of a kind).
-                seen: set[int] | None = set() if rules.decks > 1 else None
-                use = PileUse(self) if rules.pile_card_must_be_used else None
-                for i in range(len(pile) - 1, -1, -1):
-                    c = pile[i]
-                    if seen is not None:
-                        if c in seen:
-                            continue
-                        seen.add(c)
-                    if self._draw_pile_refusal(i, use) is None:
-                        out.append(DRAW_PILE if i == len(pile) - 1 else PILE_DRAWS[c])
+                top = len(pile) - 1
+                places: Sequence[int] = range(top, -1, -1)
+                if rules.decks > 1:
+                    # A card can be on the pile twice: it is taken from the top-most place.
+                    seen: set[int] = set()
+                    tops = []
+                    for i in places:
+                        if pile[i] not in seen:
+                            seen.add(pile[i])
+                            tops.append(i)
+                    places = tops
+                usable: bool | None = None
+                if rules.pile_card_must_be_used:
+                    # Only the usable cards, found in one walk down the pile.
+                    found = PileUse(self).usable_indexes()
+                    places = found if rules.decks == 1 else [i for i in places if i in found]
+                    usable = True
+                for i in places:
+                    if self._draw_pile_refusal(i, usable) is None:
+                        out.append(DRAW_PILE if i == top else PILE_DRAWS[pile[i]])
             elif self._draw_pile_refusal(len(pile) - 1) is None:
                 out.append(DRAW_PILE)
         if rules.stock_out == "end" and not self.stock:
@@ -659,16 +667,15 @@ class Deal:
         return rules.last_discard == "optional" and not (
             rules.opening and not self._opened[self.to_move])
 
-    def _draw_pile_refusal(self, index: int, use: PileUse | None = None) -> DrawRefusal | None:
+    def _draw_pile_refusal(self, index: int, usable: bool | None = None) -> DrawRefusal | None:
         """The rule that forbids taking the pile from ``index`` up now, or None (the one
-        home of these rules: :meth:`_draw_pile_problem` says them in words). ``use``, given
-        where the pile card must be used, answers :func:`usable_after_draw` and
-        :meth:`_turn_ends_freely` for this position."""
+        home of these rules: :meth:`_draw_pile_problem` says them in words). ``usable``,
+        where the pile card must be used, is :func:`usable_after_draw` when already known."""
         chosen = self.pile[index]
-        if use is not None or self.rules.pile_card_must_be_used:
-            if not (use.usable(index) if use is not None else usable_after_draw(self, index)):
+        if self.rules.pile_card_must_be_used:
+            if not (usable_after_draw(self, index) if usable is None else usable):
                 return "pile-card-unusable"
-            if use.ends_freely if use is not None else self._turn_ends_freely():
+            if self._turn_ends_freely():
                 return None
             # A compulsory last discard or an opening to reach: try the turn out.
             trial = self.copy()

@@ -19,16 +19,19 @@ from typing import TYPE_CHECKING, Final
 from rummykit.cards import JOKER_CODE, format_cards
 from rummykit.errors import IllegalActionError
 from rummykit.melds import (
+    _PACKED_BIT,
+    _SUIT_MASK,
     Meld,
     _meld_with_masks,
     find_melds,
     fit_mask,
-    fits,
     layoff,
     layoff_targets,
     make_meld,
     meld_points,
+    melding_cards,
     most_meld_points,
+    pack,
     suit_masks,
     without,
 )
@@ -144,7 +147,8 @@ class Shortcuts:
         left = len(self.hand) - len(used)
         if self._fits_on is None:
             if COMPILED:
-                self._fits_on = [i for i, m in enumerate(deal.table) if fits(m, pending, rules)]
+                self._fits_on = [i for i, m in enumerate(deal.table)
+                                 if fit_mask(m, rules) >> pending & 1]
             else:  # the deal's index of the melds each card fits
                 index = deal._fits if deal._fits is not None else deal._fits_by_card()
                 self._fits_on = index.get(pending, [])
@@ -318,10 +322,15 @@ def _usable_at_once(
     keeping a card to discard where the last card must be discarded."""
     rules = deal.rules
     keep = 1 if rules.last_discard == "required" else 0
-    if len(hand) > keep and any(fits(m, card, rules) for m in table):
+    if len(hand) > keep and _fits_table(table, card, rules):
         return True
     return can_meld and any(len(hand) > len(cards) - 1 + keep
                             for cards in _melds_with(card, hand, rules))
+
+
+def _fits_table(table: Sequence[Meld], card: int, rules: Rules) -> bool:
+    """Whether ``card`` can be laid off on a meld of ``table`` (a bit test per meld)."""
+    return any(fit_mask(meld, rules) >> card & 1 for meld in table)
 
 
 def _could_use(
@@ -333,7 +342,7 @@ def _could_use(
     a meld of ``table``, at once or once cards of the hand have extended a run up to it.
     When not even this holds, no search is needed: the card is stranded."""
     rules = deal.rules
-    if opened and any(fits(m, card, rules) for m in table):
+    if opened and _fits_table(table, card, rules):
         return True
     if opened and card != JOKER_CODE:
         masks, jokers = suit_masks(hand)
@@ -353,13 +362,13 @@ def usable_after_draw(deal: Deal, index: int) -> bool:
 
 
 class PileUse:
-    """:func:`usable_after_draw` for the pile cards of one position: what the table offers
-    is worked out once for all of them (the runs only when a card does not fit the table
-    as it is), and the cards the hand would hold are kept as bit masks, one card added per
-    step down the pile (the legal draws are listed from the top down)."""
+    """:func:`usable_after_draw` for the pile cards of one position, worked out in one walk
+    down the pile (the legal draws list them all): what the table offers is read once (its
+    runs only when a card does not fit the table as it is), and the cards the hand would
+    hold are kept as suit masks, one pile card added at each step down."""
 
-    __slots__ = ("_at", "_index", "_jokers", "_masks", "_runs", "deal", "ends_freely",
-                 "fits", "high", "run_min", "set_min")
+    __slots__ = ("_index", "_runs", "deal", "ends_freely", "fits", "high", "run_min",
+                 "set_min")
 
     def __init__(self, deal: Deal) -> None:
         self.deal = deal
@@ -388,28 +397,86 @@ class PileUse:
         """The rules of melds, read once for every pile card."""
         self.ends_freely: bool = deal._turn_ends_freely()
         """Whether a turn that takes a usable pile card can always be finished."""
-        self._at = len(deal.pile)
-        """The masks below are of the hand and the pile from ``_at`` up."""
-        self._masks, self._jokers = suit_masks(deal.hands[deal.to_move])
 
     def usable(self, index: int) -> bool:
         """:func:`usable_after_draw` of the pile card at ``index``."""
+        found = self.usable_indexes(index)
+        return bool(found) and found[-1] == index
+
+    def usable_indexes(self, lowest: int = 0) -> list[int]:
+        """The indexes of the pile cards from the top down to ``lowest`` that
+        :func:`usable_after_draw` accepts, from the top down.
+
+        Without jokers, the cards the hand and the pile down to ``lowest`` could meld
+        (:func:`melding_cards`, one answer for the whole pile) leave out most pile cards at
+        once; only a card among them is asked again with the cards above it alone."""
         deal = self.deal
-        chosen = deal.pile[index]
-        if self.fits >> chosen & 1:
-            return True
-        if self._index is not None and self._index.get(chosen):
-            return True
-        masks, jokers = self._masks_from(index)
-        if chosen != JOKER_CODE:
-            runs = self._runs if self._runs is not None else self._table_runs()
-            for meld in runs[chosen // 13]:
-                if _reaches(meld, chosen, masks[meld.suit], jokers, self.high):
-                    return True
-            if not jokers:
-                return _meld_with_masks(chosen, masks, self.set_min, self.run_min, self.high)
-        hand = deal.hands[deal.to_move] + deal.pile[index:]
-        return bool(_melds_with(chosen, hand, deal.rules))
+        pile = deal.pile
+        held = pack(deal.hands[deal.to_move])
+        everything = held | pack(pile[lowest:])
+        if everything >> 60:  # a joker
+            return self._usable_with_jokers(lowest)
+        set_min = self.set_min
+        run_min = self.run_min
+        high = self.high
+        melding = melding_cards(everything, set_min, run_min, high)
+        fits = self.fits
+        index = self._index
+        runs = self._runs
+        out: list[int] = []
+        for i in range(len(pile) - 1, lowest - 1, -1):
+            chosen = pile[i]
+            bit = _PACKED_BIT[chosen]
+            held |= bit  # the hand with the pile from i up
+            if (fits >> chosen & 1 or (index is not None and index.get(chosen))
+                    or (melding & bit and melding_cards(held, set_min, run_min, high) & bit)):
+                out.append(i)
+                continue
+            if runs is None:
+                runs = self._table_runs()
+            suit = chosen // 13
+            for meld in runs[suit]:
+                if _reaches(meld, chosen, held >> 15 * suit & _SUIT_MASK, 0, high):
+                    out.append(i)
+                    break
+        return out
+
+    def _usable_with_jokers(self, lowest: int) -> list[int]:
+        """:meth:`usable_indexes` where the hand or the pile holds a joker: card by card,
+        the hand's suit masks growing by one pile card a step."""
+        deal = self.deal
+        pile = deal.pile
+        hand = deal.hands[deal.to_move]
+        masks, jokers = suit_masks(hand)
+        fits = self.fits
+        index = self._index
+        high = self.high
+        out: list[int] = []
+        for i in range(len(pile) - 1, lowest - 1, -1):
+            chosen = pile[i]
+            if chosen == JOKER_CODE:
+                jokers += 1
+                masks[4] = 2
+            else:
+                masks[chosen // 13] |= 2 << chosen % 13
+            if fits >> chosen & 1 or (index is not None and index.get(chosen)):
+                out.append(i)
+                continue
+            if chosen != JOKER_CODE:
+                if not jokers and _meld_with_masks(chosen, masks, self.set_min, self.run_min,
+                                                   high):
+                    out.append(i)
+                    continue
+                runs = self._runs if self._runs is not None else self._table_runs()
+                if any(_reaches(m, chosen, masks[m.suit], jokers, high)
+                       for m in runs[chosen // 13]):
+                    out.append(i)
+                    continue
+                if not jokers:
+                    continue
+            if _melds_with(chosen, hand + pile[i:], deal.rules):
+                out.append(i)
+        return out
 
     def _table_runs(self) -> tuple[list[Meld], ...]:
         """The runs of the table by suit (kept in :attr:`_runs`)."""
@@ -419,23 +486,6 @@ class PileUse:
                 runs[meld.suit].append(meld)
         self._runs = runs
         return runs
-
-    def _masks_from(self, index: int) -> tuple[list[int], int]:
-        """:func:`suit_masks` of the hand with the pile from ``index`` up."""
-        pile = self.deal.pile
-        if index > self._at:
-            self._at = len(pile)
-            self._masks, self._jokers = suit_masks(self.deal.hands[self.deal.to_move])
-        if index == self._at - 1:  # one step down the pile, as the legal draws are listed
-            c = pile[index]
-            if c == JOKER_CODE:
-                self._jokers += 1
-            self._masks[c // 13] |= 2 << c % 13
-            self._at = index
-        elif index < self._at:
-            self._jokers += suit_masks(pile[index:self._at], self._masks)[1]
-            self._at = index
-        return self._masks, self._jokers
 
 
 _NO_RUNS: Final[tuple[list[Meld], ...]] = ([], [], [], [])
