@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from oracle._oracle import JK, Reading, layoff_results, melds_of
-from rummykit.cards import JOKER_CODE, make_deck
+from rummykit.cards import JOKER_CODE, make_deck, parse_cards
 from rummykit.engine import Deal
 from rummykit.engine.finish import (
     PileUse,
@@ -38,6 +38,7 @@ from rummykit.melds import (
     make_meld,
     melding_cards,
     pack,
+    shortest_meld_with,
     suit_masks,
     without,
 )
@@ -48,6 +49,7 @@ RULES = [
     preset("classic").replace(aces="high-low"),
     preset("rummy500"),
     preset("rummy500").replace(set_min=4, run_min=4),
+    preset("rummy500").replace(set_min=4),  # a run shorter than a set
     preset("rummy500").replace(decks=2, jokers=2, set_max=3),
     preset("ramino"),
     preset("ramino").replace(run_min=5),
@@ -81,6 +83,25 @@ def test_forms_meld_with_agrees_with_the_oracle(case: tuple[Rules, list[int], in
     assert forms_meld_with(card, tuple(masks), rules) == expected  # any sequence of masks
     # and the engine's own list says the same
     assert expected == any(card in m for m in find_melds(hand, rules))
+    # The fewest cards of such a meld, as the oracle's melds give it (0: none).
+    fewest = min((len(m) for m in melds_of(tuple(sorted(hand)), rules) if card in m),
+                 default=0)
+    assert shortest_meld_with(card, masks, rules) == fewest
+
+
+def test_shortest_meld_with_a_card_in_both_a_set_and_a_run() -> None:
+    # The shorter of the two kinds, whichever it is, as the oracle's melds give it.
+    for rules, text, card, fewest in [
+        (preset("rummy500").replace(set_min=4), "5C 5D 5H 5S 6C 7C", "5C", 3),
+        (preset("rummy500").replace(run_min=5), "5C 5D 5H 6C 7C 8C 9C", "5C", 3),
+        (preset("rummy500").replace(set_min=4, run_min=4), "5C 5D 5H 5S 6C 7C", "5C", 4),
+        (preset("rummy500").replace(aces="high-low"), "QH KH AH 2C", "AH", 3),
+    ]:
+        hand = [int(c) for c in parse_cards(text.split())]
+        chosen = hand[text.split().index(card)]
+        melds = melds_of(tuple(sorted(hand)), rules)
+        assert fewest == min(len(m) for m in melds if chosen in m)
+        assert shortest_meld_with(chosen, suit_masks(hand)[0], rules) == fewest
 
 
 @settings(max_examples=400, deadline=None)
@@ -92,7 +113,7 @@ def test_melding_cards_are_the_cards_in_some_meld_by_the_oracle(
     # in a meld the oracle finds in the hand.
     rules, hand, _ = case
     melds = melds_of(tuple(sorted(hand)), rules)
-    expected = pack(c for c in hand if any(c in m for m in melds))
+    expected = pack([c for c in hand if any(c in m for m in melds)])
     assert melding_cards(pack(hand), rules.set_min, rules.run_min, rules.high_aces) == expected
 
 

@@ -41,8 +41,11 @@ __all__ = [
     "layoff_targets",
     "make_meld",
     "meld_points",
+    "melding_cards",
     "most_meld_points",
     "outs_in_masks",
+    "pack",
+    "shortest_meld_with",
     "suit_masks",
     "without",
 ]
@@ -671,25 +674,37 @@ def forms_meld_with(card: int, masks: Sequence[int], rules: Rules) -> bool:
     """Whether cards without jokers whose :func:`suit_masks` are ``masks``, among them the
     natural ``card``, form a meld holding ``card``: what ``any(card in m for m in
     find_melds(cards))`` answers, from a few bit tests instead of the list (a pile card
-    that must be used asks this of every depth of the pile).
+    that must be used asks this of every depth of the pile)."""
+    return _shortest_with_masks(card, list(masks), rules.set_min, rules.run_min,
+                                rules.high_aces) > 0
+
+
+def shortest_meld_with(card: int, masks: Sequence[int], rules: Rules) -> int:
+    """The fewest cards of a meld holding natural ``card`` that cards without jokers whose
+    :func:`suit_masks` are ``masks`` (``card`` among them) can form, or 0 where they form
+    none: ``min(len(m) for m in find_melds(cards) if card in m)`` from a few bit tests.
 
     A set holding the card needs its rank in ``set_min`` suits (``set_min`` of them make a
     set, never more than ``set_max``); a run needs ``run_min`` consecutive places, one of
     them the card's (an ace's place 14 too where aces may be high). No run of
-    ``run_min`` <= 13 places has both aces, so the K-A-2 rule never forbids one found here.
+    ``run_min`` <= 13 places has both aces, so the K-A-2 rule never forbids one found
+    here. A longer meld holding the card always holds a shortest one: ``set_min`` of its
+    suits, ``run_min`` of its places around the card.
     """
-    return _meld_with_masks(card, list(masks), rules.set_min, rules.run_min, rules.high_aces)
+    return _shortest_with_masks(card, list(masks), rules.set_min, rules.run_min,
+                                rules.high_aces)
 
 
-def _meld_with_masks(card: int, masks: list[int], set_min: int, run_min: int,
-                    high_aces: bool) -> bool:
-    """:func:`forms_meld_with` under the rules' ``set_min``, ``run_min`` and
+def _shortest_with_masks(card: int, masks: list[int], set_min: int, run_min: int,
+                         high_aces: bool) -> int:
+    """:func:`shortest_meld_with` under the rules' ``set_min``, ``run_min`` and
     ``high_aces`` (read once by a caller that asks of many cards); ``masks`` a list of
     the four suit masks (a list so that the compiled build indexes it natively)."""
     place = card % 13 + 1
-    if ((masks[0] >> place & 1) + (masks[1] >> place & 1) + (masks[2] >> place & 1)
-            + (masks[3] >> place & 1)) >= set_min:
-        return True
+    in_set = ((masks[0] >> place & 1) + (masks[1] >> place & 1) + (masks[2] >> place & 1)
+              + (masks[3] >> place & 1)) >= set_min
+    if in_set and set_min <= run_min:
+        return set_min  # no run holding the card is shorter
     m = masks[card // 13]
     if high_aces and m & 2:  # an ace held is also place 14
         m |= 1 << 14
@@ -698,18 +713,18 @@ def _meld_with_masks(card: int, masks: list[int], set_min: int, run_min: int,
     starts = m
     for step in range(1, run_min):
         starts &= m >> step
-    if not starts:
-        return False
     first = place - run_min + 1  # the lowest place a run holding the card can start at
-    if starts & ((2 << place) - (1 << (first if first > 1 else 1))):
-        return True
-    return bool(high_aces and place == 1 and starts & ((2 << 14) - (1 << (15 - run_min))))
+    if starts and (starts & ((2 << place) - (1 << (first if first > 1 else 1))) or (
+            high_aces and place == 1 and starts & ((2 << 14) - (1 << (15 - run_min))))):
+        return run_min
+    return set_min if in_set else 0
 
 
-def pack(cards: Iterable[int]) -> int:
+def pack(cards: list[int]) -> int:
     """The suit masks of ``cards`` packed into one number as :func:`find_melds` packs a
     hand: fifteen bits a suit, bit r + 1 of suit s's for the card of rank r (bit 1 the
-    ace); any bit from 60 up tells of a joker."""
+    ace); any bit from 60 up tells of a joker. (A list: compiled, its items are read
+    natively.)"""
     packed = 0
     for c in cards:
         packed |= _PACKED_BIT[c]

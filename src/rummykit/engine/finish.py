@@ -22,7 +22,7 @@ from rummykit.melds import (
     _PACKED_BIT,
     _SUIT_MASK,
     Meld,
-    _meld_with_masks,
+    _shortest_with_masks,
     find_melds,
     fit_mask,
     layoff,
@@ -90,8 +90,8 @@ class Shortcuts:
       of the opening; lay-offs wait for the opening, so no line of play reaches it.
     """
 
-    __slots__ = ("_fits_on", "_in_melds", "_melds_with", "_most", "deal", "hand", "keep",
-                 "melds", "others")
+    __slots__ = ("_fits_on", "_in_melds", "_masks", "_melds_with", "_most", "deal", "hand",
+                 "keep", "melds", "others")
 
     def __init__(self, deal: Deal, melds: Sequence[tuple[int, ...]]) -> None:
         self.deal = deal
@@ -103,6 +103,8 @@ class Shortcuts:
         self.keep = 1 if deal.rules.last_discard == "required" else 0
         """The cards that must be left to discard."""
         self._fits_on: list[int] | None = None
+        self._masks: list[int] | None = None
+        """The hand's suit masks, where it holds no joker (made when first needed)."""
         self._melds_with: list[tuple[int, ...]] | None = None
         self._most: tuple[int, ...] | None = None
         self._in_melds = 0
@@ -156,8 +158,22 @@ class Shortcuts:
             return True
         if rules.melds_per_turn == "one" and deal.turn_melds + melded >= 1:
             return False  # no meld is left to make this turn
-        if self._melds_with is None:
-            self._melds_with = _melds_with(pending, self.hand, rules)
+        # A meld of the cards the move leaves, holding the pile card and leaving a card to
+        # discard where one must be.
+        if self._masks is None and self._melds_with is None:
+            masks, jokers = suit_masks(self.hand)
+            if jokers or pending == JOKER_CODE:
+                self._melds_with = _melds_with(pending, self.hand, rules)
+            else:
+                self._masks = masks
+        if self._masks is not None:
+            masks = self._masks[:]
+            for c in used:  # (a twin left in the hand is left out too: still a sure answer)
+                masks[c // 13] &= ~(2 << c % 13)
+            shortest = _shortest_with_masks(pending, masks, rules.set_min, rules.run_min,
+                                            rules.high_aces)
+            return 0 < shortest <= left - self.keep
+        assert self._melds_with is not None
         return any(left > len(cards) - 1 + self.keep and all(c not in used for c in cards)
                    for cards in self._melds_with)
 
@@ -324,8 +340,10 @@ def _usable_at_once(
     keep = 1 if rules.last_discard == "required" else 0
     if len(hand) > keep and _fits_table(table, card, rules):
         return True
-    return can_meld and any(len(hand) > len(cards) - 1 + keep
-                            for cards in _melds_with(card, hand, rules))
+    if not can_meld:
+        return False
+    shortest = _shortest_meld(card, hand, rules)
+    return 0 < shortest < len(hand) + 1 - keep
 
 
 def _fits_table(table: Sequence[Meld], card: int, rules: Rules) -> bool:
@@ -348,7 +366,19 @@ def _could_use(
         masks, jokers = suit_masks(hand)
         if any(_reaches(m, card, masks[m.suit], jokers, rules.high_aces) for m in table):
             return True
-    return can_meld and bool(_melds_with(card, hand, rules))
+    return can_meld and _shortest_meld(card, hand, rules) > 0
+
+
+def _shortest_meld(card: int, hand: Sequence[int], rules: Rules) -> int:
+    """The fewest cards of a meld of cards of ``hand`` (which holds ``card``) that holds
+    ``card``, or 0 where there is none: from the hand's suit masks where no joker is
+    involved (:func:`shortest_meld_with`), else from the list of those melds."""
+    if card != JOKER_CODE:
+        masks, jokers = suit_masks(hand)
+        if not jokers:
+            return _shortest_with_masks(card, masks, rules.set_min, rules.run_min,
+                                        rules.high_aces)
+    return min((len(cards) for cards in _melds_with(card, hand, rules)), default=0)
 
 
 # -- a pile card that must be used (rummy500) ----------------------------------------
@@ -365,10 +395,9 @@ class PileUse:
     """:func:`usable_after_draw` for the pile cards of one position, worked out in one walk
     down the pile (the legal draws list them all): what the table offers is read once (its
     runs only when a card does not fit the table as it is), and the cards the hand would
-    hold are kept as suit masks, one pile card added at each step down."""
+    hold are one packed mask (:func:`pack`), one pile card added at each step down."""
 
-    __slots__ = ("_index", "_runs", "deal", "ends_freely", "fits", "high", "run_min",
-                 "set_min")
+    __slots__ = ("_index", "_runs", "deal", "fits", "high", "run_min", "set_min")
 
     def __init__(self, deal: Deal) -> None:
         self.deal = deal
@@ -395,8 +424,6 @@ class PileUse:
         self.run_min: int = rules.run_min
         self.high: bool = rules.high_aces
         """The rules of melds, read once for every pile card."""
-        self.ends_freely: bool = deal._turn_ends_freely()
-        """Whether a turn that takes a usable pile card can always be finished."""
 
     def usable(self, index: int) -> bool:
         """:func:`usable_after_draw` of the pile card at ``index``."""
@@ -463,8 +490,8 @@ class PileUse:
                 out.append(i)
                 continue
             if chosen != JOKER_CODE:
-                if not jokers and _meld_with_masks(chosen, masks, self.set_min, self.run_min,
-                                                   high):
+                if not jokers and _shortest_with_masks(chosen, masks, self.set_min,
+                                                       self.run_min, high):
                     out.append(i)
                     continue
                 runs = self._runs if self._runs is not None else self._table_runs()
