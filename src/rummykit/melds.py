@@ -444,13 +444,18 @@ class LayoffTargets:
     """The cards that can be laid off on one meld (see :func:`layoff_targets`); never
     changed once made (the fields are final: read-only in the compiled build)."""
 
-    __slots__ = ("cards", "ends")
+    __slots__ = ("cards", "ends", "mask")
 
     def __init__(self, cards: frozenset[int], ends: tuple[tuple[bool, ...], ...]) -> None:
         self.cards: Final = cards
         """The codes of the cards that fit."""
         self.ends: Final = ends
         """:func:`layoff_ends` of every card code: ``ends[code]``."""
+        mask = 0
+        for code in cards:
+            mask |= 1 << code
+        self.mask: Final = mask
+        """The cards that fit as a bit mask (bit ``c`` for card code ``c``)."""
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, LayoffTargets):
@@ -474,10 +479,36 @@ def layoff_targets(meld: Meld, rules: Rules) -> LayoffTargets:
 
     Only a card of the set's rank, a card of the run's suit just beyond one of its ends,
     or a joker can fit; :func:`layoff_ends` decides each of those. A meld never changes,
-    so the answer is kept on it (a lay-off makes a new meld)."""
+    so the answer is kept on it (a lay-off makes a new meld), and melds alike share one
+    (:data:`_TARGETS`)."""
     kept = meld._targets
     if kept is not None and kept[0] is rules:
         return kept[1]
+    # What decides the answer (see _misfit): a set's rank, the suits of its natural cards
+    # and its size, with the rules' set_max; a run's suit and ends, with whether aces may
+    # be high.
+    if meld.kind == "set":
+        suits = 0
+        for c in meld.cards:
+            if c != JOKER_CODE:
+                suits |= 1 << c // 13
+        key = (((rules.set_max * 64 + len(meld.cards)) * 16 + suits) * 16 + meld.rank) * 2
+    else:
+        key = (((meld.suit * 16 + meld.low) * 16 + meld.high) * 2 + rules.high_aces) * 2 + 1
+    targets = _TARGETS.get(key)
+    if targets is None:
+        targets = _TARGETS[key] = _layoff_targets(meld, rules)
+    object.__setattr__(meld, "_targets", (rules, targets))
+    return targets
+
+
+_TARGETS: Final[dict[int, LayoffTargets]] = {}
+""":func:`layoff_targets` by one whole-number key of what decides them (a few hundred at
+most: the melds of a game share them)."""
+
+
+def _layoff_targets(meld: Meld, rules: Rules) -> LayoffTargets:
+    """:func:`layoff_targets` worked out from the one predicate."""
     if meld.kind == "set":
         candidates = [s * 13 + meld.rank - 1 for s in range(4)]
     else:
@@ -489,9 +520,7 @@ def layoff_targets(meld: Meld, rules: Rules) -> LayoffTargets:
         ends[code] = layoff_ends(meld, code, rules)
         if ends[code]:
             fitting.append(code)
-    targets = LayoffTargets(frozenset(fitting), tuple(ends))
-    object.__setattr__(meld, "_targets", (rules, targets))
-    return targets
+    return LayoffTargets(frozenset(fitting), tuple(ends))
 
 
 def fit_mask(meld: Meld, rules: Rules) -> int:
@@ -500,9 +529,7 @@ def fit_mask(meld: Meld, rules: Rules) -> int:
     meld, as :func:`layoff_targets` is."""
     if meld._fits_for is rules:
         return meld._fits
-    mask = 0
-    for code in layoff_targets(meld, rules).cards:
-        mask |= 1 << code
+    mask = layoff_targets(meld, rules).mask
     object.__setattr__(meld, "_fits", mask)
     object.__setattr__(meld, "_fits_for", rules)
     return mask
@@ -752,13 +779,17 @@ def melding_cards(packed: int, set_min: int, run_min: int, high_aces: bool) -> i
     places = packed
     if high_aces:
         places |= (places & _ACES) << 13
-    starts = places  # the places that start run_min places held in a row
-    for step in range(1, run_min):
-        starts &= places >> step
-    if starts:
+    if run_min == 3:  # the usual rule, written out (in Python a loop costs more)
+        starts = places & places >> 1 & places >> 2
+        covered = starts | starts << 1 | starts << 2
+    else:
+        starts = places  # the places that start run_min places held in a row
+        for step in range(1, run_min):
+            starts &= places >> step
         covered = starts
         for step in range(1, run_min):
             covered |= starts << step
+    if starts:
         if high_aces:  # an ace at place 14 is the card at place 1
             covered |= covered >> 13 & _ACES
         out |= covered & packed

@@ -347,8 +347,12 @@ def _usable_at_once(
 
 
 def _fits_table(table: Sequence[Meld], card: int, rules: Rules) -> bool:
-    """Whether ``card`` can be laid off on a meld of ``table`` (a bit test per meld)."""
-    return any(fit_mask(meld, rules) >> card & 1 for meld in table)
+    """Whether ``card`` can be laid off on a meld of ``table``: a bit of the melds' fit
+    masks taken together (cheaper in Python than a generator stopping at the first)."""
+    fitting = 0
+    for meld in table:
+        fitting |= fit_mask(meld, rules)
+    return bool(fitting >> card & 1)
 
 
 def _could_use(
