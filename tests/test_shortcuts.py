@@ -4,8 +4,9 @@ on random positions against a plain or independent computation of the same quest
 - ``forms_meld_with`` (bit tests) against the brute-force meld list of tests/oracle;
 - ``_reaches`` (a run extended by cards of the hand up to a pile card) against a search
   over the oracle's lay-offs, one card at a time;
-- ``PileUse.usable`` (every depth of rummy500's pile) against the oracle's melds and
-  lay-offs of the hand with the cards taken;
+- ``usable_after_draw`` and ``usable_pile_cards`` (every depth of rummy500's pile)
+  against the oracle's melds and lay-offs of the hand with the cards taken, and
+  ``melding_cards`` and ``shortest_meld_with`` against the oracle's melds;
 - ``Shortcuts`` (a meld or lay-off settled without the search of the turn) against
   ``finishable_after``, on random positions of every kind of turn.
 """
@@ -22,11 +23,12 @@ from oracle._oracle import JK, Reading, layoff_results, melds_of
 from rummykit.cards import JOKER_CODE, make_deck, parse_cards
 from rummykit.engine import Deal
 from rummykit.engine.finish import (
-    PileUse,
     Shortcuts,
     _reaches,
     ends_now,
     finishable_after,
+    usable_after_draw,
+    usable_pile_cards,
 )
 from rummykit.melds import (
     Meld,
@@ -228,17 +230,18 @@ def test_pile_use_agrees_with_the_oracle_at_every_depth() -> None:
         for deal in _positions(rules, n, 60):
             if deal.phase != "draw" or not deal.pile:
                 continue
-            use = PileUse(deal)
-            # From the top down, as the legal actions ask, then in another order.
+            # Each depth alone, from the top down as the legal actions ask, then in
+            # another order.
             order = list(range(len(deal.pile) - 1, -1, -1))
             for index in order + random.Random(n).sample(order, len(order)):
-                assert use.usable(index) == _usable_by_oracle(deal, index), (deal, index)
+                assert usable_after_draw(deal, index) == _usable_by_oracle(deal, index), (
+                    deal, index)
                 checked += 1
             # All of them in one walk down the pile, and down to a given depth.
             usable = [i for i in order if _usable_by_oracle(deal, i)]
-            assert use.usable_indexes() == usable, deal
-            assert use.usable_indexes(len(order) // 2) == [i for i in usable
-                                                           if i >= len(order) // 2]
+            assert usable_pile_cards(deal) == usable, deal
+            assert usable_pile_cards(deal, len(order) // 2) == [i for i in usable
+                                                                if i >= len(order) // 2]
     assert checked > 500
 
 

@@ -292,6 +292,18 @@ def test_seed003_pile_card_usable_after_another_layoff_may_be_drawn() -> None:
     assert format_cards(d.table[0].cards) == "5H 6H 7H 8H 9H"
 
 
+def test_seed003_high_ace_usable_after_the_king_extends_a_run_may_be_drawn() -> None:
+    """RULES.md (aces high or low): AH can be laid off once KH extends 10H-QH, so drawing
+    it is not refused (the king held beside the ace is what reaches the run)."""
+    d = deal(R, ["10H JH QH KH 2C 4D 9S", "AH 3S 4S 10C JD 6C 7D", "JS 2D 3D 8C 10S QC 5C"],
+             "5S", "AC 2S 8S")
+    play(d, "draw stock", "meld 10H JH QH", "discard AC", "draw stock", "discard AH",
+         "draw stock", "discard 8S")
+    assert "draw pile AH" in {str(a) for a in d.legal_actions()}
+    play(d, "draw pile AH", "layoff KH 1", "layoff AH 1", "discard 8S")
+    assert format_cards(d.table[0].cards) == "10H JH QH KH AH"
+
+
 # -- the turn ----------------------------------------------------------------------------
 
 

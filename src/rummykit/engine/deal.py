@@ -37,11 +37,11 @@ from rummykit.engine.actions import (
 )
 from rummykit.engine.finish import (
     COMPILED,
-    PileUse,
     Shortcuts,
     dead_end,
     finishable_after,
     usable_after_draw,
+    usable_pile_cards,
 )
 from rummykit.engine.layout import (
     Layout,
@@ -423,7 +423,7 @@ class Deal:
                 usable: bool | None = None
                 if rules.pile_card_must_be_used:
                     # Only the usable cards, found in one walk down the pile.
-                    found = PileUse(self).usable_indexes()
+                    found = usable_pile_cards(self)
                     places = found if rules.decks == 1 else [i for i in places if i in found]
                     usable = True
                 for i in places:

@@ -42,7 +42,8 @@ if TYPE_CHECKING:
 
 
 __all__ = [
-    "PileUse", "Shortcuts", "dead_end", "ends_now", "finishable_after", "usable_after_draw",
+    "Shortcuts", "dead_end", "ends_now", "finishable_after", "usable_after_draw",
+    "usable_pile_cards",
 ]
 
 MANY: Final = 1 << 30
@@ -392,131 +393,118 @@ def usable_after_draw(deal: Deal, index: int) -> bool:
     """Whether the pile card at ``index`` could be melded or laid off this turn if taken
     (with every card above it): directly on a meld of the table, in a meld with cards of
     the hand, or on a run of the table once cards of the hand have extended it up to it."""
-    return PileUse(deal).usable(index)
+    found = usable_pile_cards(deal, index)
+    return bool(found) and found[-1] == index
 
 
-class PileUse:
-    """:func:`usable_after_draw` for the pile cards of one position, worked out in one walk
-    down the pile (the legal draws list them all): what the table offers is read once (its
-    runs only when a card does not fit the table as it is), and the cards the hand would
-    hold are one packed mask (:func:`pack`), one pile card added at each step down."""
+def usable_pile_cards(deal: Deal, lowest: int = 0) -> list[int]:
+    """The indexes of the pile cards from the top down to ``lowest`` that
+    :func:`usable_after_draw` accepts, from the top down, found in one walk down the pile
+    (the legal draws list them all).
 
-    __slots__ = ("_index", "_runs", "deal", "fits", "high", "run_min", "set_min")
-
-    def __init__(self, deal: Deal) -> None:
-        self.deal = deal
-        self.fits = 0
-        """Compiled, the cards that fit a meld of the table, as a bit mask
-        (:func:`fit_mask`)."""
-        self._index: dict[int, list[int]] | None = None
-        """In Python, the deal's index of the table melds each card fits (kept by the
-        deal from move to move: cheaper than a mask made again at each draw)."""
-        self._runs: tuple[list[Meld], ...] | None = None
-        """The runs of the table by suit (cards of the hand could extend one up to a pile
-        card), made when first needed."""
-        if deal.opened(deal.to_move):
-            if COMPILED:
-                rules = deal.rules
-                for meld in deal.table:
-                    self.fits |= fit_mask(meld, rules)
-            else:
-                self._index = deal._fits if deal._fits is not None else deal._fits_by_card()
+    What the table offers is read once: compiled, the cards that fit one of its melds as a
+    bit mask; in Python, the deal's index of the melds each card fits (kept from move to
+    move); its runs by suit only when a card fits neither the table nor a meld. The cards
+    the hand would hold are one packed mask (:func:`pack`), one pile card added at each
+    step down. Without jokers, the cards that the hand and the pile down to ``lowest``
+    could meld (:func:`melding_cards`, one answer for the whole pile) leave out most pile
+    cards at once; only a card among them is asked again with the cards above it alone."""
+    rules = deal.rules
+    fits = 0
+    index: dict[int, list[int]] | None = None
+    runs: tuple[list[Meld], ...] | None = None
+    if deal.opened(deal.to_move):
+        if COMPILED:
+            for meld in deal.table:
+                fits |= fit_mask(meld, rules)
         else:
-            self._runs = _NO_RUNS
-        rules = deal.rules
-        self.set_min: int = rules.set_min
-        self.run_min: int = rules.run_min
-        self.high: bool = rules.high_aces
-        """The rules of melds, read once for every pile card."""
+            index = deal._fits if deal._fits is not None else deal._fits_by_card()
+    else:
+        runs = _NO_RUNS  # lay-offs wait for the opening
+    pile = deal.pile
+    held = pack(deal.hands[deal.to_move])
+    everything = held | pack(pile[lowest:])
+    if everything >> 60:  # a joker
+        return _usable_with_jokers(deal, lowest, fits, index, runs)
+    set_min = rules.set_min
+    run_min = rules.run_min
+    high = rules.high_aces
+    melding = melding_cards(everything, set_min, run_min, high)
+    out: list[int] = []
+    for i in range(len(pile) - 1, lowest - 1, -1):
+        chosen = pile[i]
+        bit = _PACKED_BIT[chosen]
+        held |= bit  # the hand with the pile from i up
+        if (fits >> chosen & 1 or (index is not None and index.get(chosen))
+                or (melding & bit and melding_cards(held, set_min, run_min, high) & bit)):
+            out.append(i)
+            continue
+        # Cards of the hand extend a run of the table up to the card only through a card
+        # held next to it (a run ending next to it is one it fits, asked above); an ace's
+        # neighbours are the two and, where aces may be high, the king.
+        near = bit << 1 | bit >> 1
+        if high and chosen % 13 == 0:
+            near |= bit << 12
+        if not held & near:
+            continue
+        if runs is None:
+            runs = _runs_by_suit(deal.table)
+        suit = chosen // 13
+        for meld in runs[suit]:
+            if _reaches(meld, chosen, held >> 15 * suit & _SUIT_MASK, 0, high):
+                out.append(i)
+                break
+    return out
 
-    def usable(self, index: int) -> bool:
-        """:func:`usable_after_draw` of the pile card at ``index``."""
-        found = self.usable_indexes(index)
-        return bool(found) and found[-1] == index
 
-    def usable_indexes(self, lowest: int = 0) -> list[int]:
-        """The indexes of the pile cards from the top down to ``lowest`` that
-        :func:`usable_after_draw` accepts, from the top down.
-
-        Without jokers, the cards the hand and the pile down to ``lowest`` could meld
-        (:func:`melding_cards`, one answer for the whole pile) leave out most pile cards at
-        once; only a card among them is asked again with the cards above it alone."""
-        deal = self.deal
-        pile = deal.pile
-        held = pack(deal.hands[deal.to_move])
-        everything = held | pack(pile[lowest:])
-        if everything >> 60:  # a joker
-            return self._usable_with_jokers(lowest)
-        set_min = self.set_min
-        run_min = self.run_min
-        high = self.high
-        melding = melding_cards(everything, set_min, run_min, high)
-        fits = self.fits
-        index = self._index
-        runs = self._runs
-        out: list[int] = []
-        for i in range(len(pile) - 1, lowest - 1, -1):
-            chosen = pile[i]
-            bit = _PACKED_BIT[chosen]
-            held |= bit  # the hand with the pile from i up
-            if (fits >> chosen & 1 or (index is not None and index.get(chosen))
-                    or (melding & bit and melding_cards(held, set_min, run_min, high) & bit)):
+def _usable_with_jokers(
+    deal: Deal, lowest: int, fits: int, index: dict[int, list[int]] | None,
+    runs: tuple[list[Meld], ...] | None,
+) -> list[int]:
+    """:func:`usable_pile_cards` where the hand or the pile holds a joker (``fits``,
+    ``index`` and ``runs`` what it read of the table): card by card, the hand's suit
+    masks growing by one pile card a step."""
+    rules = deal.rules
+    pile = deal.pile
+    hand = deal.hands[deal.to_move]
+    masks, jokers = suit_masks(hand)
+    high = rules.high_aces
+    out: list[int] = []
+    for i in range(len(pile) - 1, lowest - 1, -1):
+        chosen = pile[i]
+        if chosen == JOKER_CODE:
+            jokers += 1
+            masks[4] = 2
+        else:
+            masks[chosen // 13] |= 2 << chosen % 13
+        if fits >> chosen & 1 or (index is not None and index.get(chosen)):
+            out.append(i)
+            continue
+        if chosen != JOKER_CODE:
+            if not jokers and _shortest_with_masks(chosen, masks, rules.set_min,
+                                                   rules.run_min, high):
                 out.append(i)
                 continue
             if runs is None:
-                runs = self._table_runs()
-            suit = chosen // 13
-            for meld in runs[suit]:
-                if _reaches(meld, chosen, held >> 15 * suit & _SUIT_MASK, 0, high):
-                    out.append(i)
-                    break
-        return out
-
-    def _usable_with_jokers(self, lowest: int) -> list[int]:
-        """:meth:`usable_indexes` where the hand or the pile holds a joker: card by card,
-        the hand's suit masks growing by one pile card a step."""
-        deal = self.deal
-        pile = deal.pile
-        hand = deal.hands[deal.to_move]
-        masks, jokers = suit_masks(hand)
-        fits = self.fits
-        index = self._index
-        high = self.high
-        out: list[int] = []
-        for i in range(len(pile) - 1, lowest - 1, -1):
-            chosen = pile[i]
-            if chosen == JOKER_CODE:
-                jokers += 1
-                masks[4] = 2
-            else:
-                masks[chosen // 13] |= 2 << chosen % 13
-            if fits >> chosen & 1 or (index is not None and index.get(chosen)):
+                runs = _runs_by_suit(deal.table)
+            if any(_reaches(m, chosen, masks[m.suit], jokers, high)
+                   for m in runs[chosen // 13]):
                 out.append(i)
                 continue
-            if chosen != JOKER_CODE:
-                if not jokers and _shortest_with_masks(chosen, masks, self.set_min,
-                                                       self.run_min, high):
-                    out.append(i)
-                    continue
-                runs = self._runs if self._runs is not None else self._table_runs()
-                if any(_reaches(m, chosen, masks[m.suit], jokers, high)
-                       for m in runs[chosen // 13]):
-                    out.append(i)
-                    continue
-                if not jokers:
-                    continue
-            if _melds_with(chosen, hand + pile[i:], deal.rules):
-                out.append(i)
-        return out
+            if not jokers:
+                continue
+        if _melds_with(chosen, hand + pile[i:], rules):
+            out.append(i)
+    return out
 
-    def _table_runs(self) -> tuple[list[Meld], ...]:
-        """The runs of the table by suit (kept in :attr:`_runs`)."""
-        runs: tuple[list[Meld], ...] = ([], [], [], [])
-        for meld in self.deal.table:
-            if meld.kind == "run":
-                runs[meld.suit].append(meld)
-        self._runs = runs
-        return runs
+
+def _runs_by_suit(table: Sequence[Meld]) -> tuple[list[Meld], ...]:
+    """The runs of ``table`` by suit."""
+    runs: tuple[list[Meld], ...] = ([], [], [], [])
+    for meld in table:
+        if meld.kind == "run":
+            runs[meld.suit].append(meld)
+    return runs
 
 
 _NO_RUNS: Final[tuple[list[Meld], ...]] = ([], [], [], [])
