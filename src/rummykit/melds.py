@@ -35,6 +35,7 @@ __all__ = [
     "fits",
     "forms_meld_with",
     "hand_points",
+    "laid_points",
     "layoff",
     "layoff_ends",
     "layoff_problem",
@@ -215,16 +216,32 @@ def meld_points(meld: Meld, rules: Rules, by: int | None = None) -> int:
 
 def _meld_points(meld: Meld, rules: Rules, by: int | None) -> int:
     total = 0
-    for i, layer in enumerate(meld.layers):
-        if by is not None and layer != by:
-            continue
-        if meld.kind == "set":
-            total += _rank_points(meld.rank, rules)
-        else:
-            position = meld.low + i
-            total += (rules.ace_low_run_points if position == 1
-                      else _rank_points(1 if position == 14 else position, rules))
+    for points, layer in zip(_placed_points(meld, rules), meld.layers, strict=True):
+        if by is None or layer == by:
+            total += points
     return total
+
+
+def laid_points(melds: Iterable[Meld], rules: Rules, players: int) -> list[int]:
+    """The points of the cards each player has laid in ``melds``, seat by seat: what
+    :func:`meld_points` with ``by`` adds up over the melds, in one pass over their cards
+    (where melded cards score, every deal ends with it)."""
+    totals = [0] * players
+    for meld in melds:
+        for points, layer in zip(_placed_points(meld, rules), meld.layers, strict=True):
+            totals[layer] += points
+    return totals
+
+
+def _placed_points(meld: Meld, rules: Rules) -> list[int]:
+    """The points of each card of ``meld`` where it lies: a set's cards (jokers too) those
+    of its rank; a run's those of the place they fill, an ace ``ace_low_run_points`` at
+    the low end (place 1) and ``ace_points`` at the high end (place 14)."""
+    if meld.kind == "set":
+        return [_rank_points(meld.rank, rules)] * len(meld.cards)
+    return [rules.ace_low_run_points if place == 1
+            else _rank_points(1 if place == 14 else place, rules)
+            for place in range(meld.low, meld.low + len(meld.cards))]
 
 
 _most_points: Final[dict[int, tuple[Rules, tuple[int, ...]]]] = {}

@@ -219,6 +219,6 @@ def melded_points(v: View) -> list[int] | None:
     """Where melded cards score (rummy500): the points each seat has laid this deal."""
     if v.rules.scoring != "melded":
         return None
-    from rummykit.melds import meld_points
+    from rummykit.melds import laid_points
 
-    return [sum(meld_points(m, v.rules, by=s) for m in v.melds) for s in range(len(v.names))]
+    return laid_points(v.melds, v.rules, len(v.names))

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal, get_args
 
-from rummykit.melds import Meld, hand_points, meld_points
+from rummykit.melds import Meld, hand_points, laid_points
 from rummykit.rules import Rules
 
 __all__ = ["ENDINGS", "DealEnd", "DealResult", "deal_points", "describe_end"]
@@ -81,9 +81,8 @@ def deal_points(
                 return (0,) * players
             return tuple(0 if s == winner else multiplier * in_hand[s] for s in range(players))
         case "melded":
+            laid = laid_points(table, rules, players)
             return tuple(
-                sum(meld_points(m, rules, by=s) for m in table)
-                - (1 if s == winner else multiplier) * in_hand[s]
-                if active[s] else 0
+                laid[s] - (1 if s == winner else multiplier) * in_hand[s] if active[s] else 0
                 for s in range(players)
             )

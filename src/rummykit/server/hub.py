@@ -33,7 +33,7 @@ from rummykit.db.models import ActionRow, TableRow, TableSeatRow
 from rummykit.engine.actions import Action
 from rummykit.engine.match import Match
 from rummykit.errors import IllegalActionError, NotationError, RulesError, RummyError, shown
-from rummykit.melds import meld_points
+from rummykit.melds import laid_points
 from rummykit.names import printable_name
 from rummykit.rules import Rules
 from rummykit.server.bus import HEARTBEAT, Bus, LocalBus
@@ -1712,8 +1712,7 @@ class Hub:
             if not done:
                 return None
             deal = done[-1]
-        return [sum(meld_points(m, rules, by=s) for m in deal.table)
-                for s in range(table.players)]
+        return laid_points(deal.table, rules, table.players)
 
     def connect(self, table: Table, seat: int, send: Send,
                 kick: Callable[[str], Awaitable[None]] | None = None) -> None:
