@@ -28,6 +28,11 @@ What is measured, each in this one process, with the same time budget (``--secon
   test: the verdicts are information, and the exit status does not depend on them.
 
 Every measurement plays whole deals until its budget is spent, after one untimed warm-up deal.
+Every measurement is made once in each of ``--rounds`` rounds (every cell once a round, in
+the same order, each round playing the same deals from the same seeds), and each cell keeps
+its fastest round: on a shared machine a burst of other work slows the rounds it lands in
+and never speeds one up, so the fastest round is the one nearest the engine's own speed
+(as ``timeit`` keeps the least time of its repeats). The rate of every round is in the JSON.
 A rummykit cell that raises (a preset not implemented yet, an engine bug, a deal that never
 ends) is reported as an error; the bench then exits with status 1.
 
@@ -36,6 +41,7 @@ Usage::
     python bench/run.py                      # table
     python bench/run.py --json               # one JSON object on stdout, progress on stderr
     python bench/run.py --seconds 0.5 --presets classic basic --players 2 4
+    python bench/run.py --rounds 1           # one round: quicker, more at the mercy of noise
 """
 
 from __future__ import annotations
@@ -54,7 +60,6 @@ from peers import (
     PEERS,
     CopyRate,
     DealTooLong,
-    Peer,
     PeerUnavailable,
     Rate,
     time_copies,
@@ -94,6 +99,9 @@ class Cell(TypedDict, total=False):
     rollouts_per_s: float
     rollouts: int
     rollout_seconds: float
+    rounds_decisions_per_s: list[float]
+    rounds_copies_per_s: list[float]
+    rounds_rollouts_per_s: list[float]
     error: str
 
 
@@ -233,6 +241,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         help="time budget of each measurement (default: 2.0)",
     )
     parser.add_argument(
+        "--rounds",
+        type=int,
+        default=3,
+        help="rounds of every measurement; each cell keeps its fastest (default: 3)",
+    )
+    parser.add_argument(
         "--json", action="store_true", help="print one JSON object instead of a table"
     )
     parser.add_argument(
@@ -255,11 +269,16 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if args.seconds <= 0:
         parser.error("--seconds must be positive")
+    if args.rounds < 1:
+        parser.error("--rounds must be at least 1")
     return args
 
 
 def add_rate(cell: Cell, rate: Rate) -> None:
-    """Store a play measurement in ``cell``."""
+    """Store a play measurement in ``cell``, where it is the fastest round so far."""
+    cell.setdefault("rounds_decisions_per_s", []).append(rate["decisions_per_s"])
+    if rate["decisions_per_s"] < cell.get("decisions_per_s", 0.0):
+        return
     cell["deals_per_s"] = rate["deals_per_s"]
     cell["decisions_per_s"] = rate["decisions_per_s"]
     cell["deals"] = rate["deals"]
@@ -269,14 +288,20 @@ def add_rate(cell: Cell, rate: Rate) -> None:
 
 
 def add_copy_rate(cell: Cell, rate: CopyRate) -> None:
-    """Store a copy measurement in ``cell``."""
+    """Store a copy measurement in ``cell``, where it is the fastest round so far."""
+    cell.setdefault("rounds_copies_per_s", []).append(rate["copies_per_s"])
+    if rate["copies_per_s"] < cell.get("copies_per_s", 0.0):
+        return
     cell["copies_per_s"] = rate["copies_per_s"]
     cell["copies"] = rate["copies"]
     cell["copy_seconds"] = rate["seconds"]
 
 
 def add_rollout_rate(cell: Cell, rate: Rate) -> None:
-    """Store a rollout measurement in ``cell``."""
+    """Store a rollout measurement in ``cell``, where it is the fastest round so far."""
+    cell.setdefault("rounds_rollouts_per_s", []).append(rate["deals_per_s"])
+    if rate["deals_per_s"] < cell.get("rollouts_per_s", 0.0):
+        return
     cell["rollouts_per_s"] = rate["deals_per_s"]
     cell["rollouts"] = rate["deals"]
     cell["rollout_seconds"] = rate["seconds"]
@@ -286,20 +311,26 @@ def run_rummykit(
     args: argparse.Namespace,
     say: Callable[[str], None],
     results: dict[str, dict[str, dict[str, Cell]]],
-) -> tuple[dict[str, str], list[str]]:
-    """Measure every rummykit cell; return (skipped, errors)."""
-    skipped: dict[str, str] = {}
-    errors: list[str] = []
+    skipped: dict[str, str],
+    errors: list[str],
+) -> None:
+    """Measure every rummykit cell once (one round), adding to ``results``; a cell that
+    failed in an earlier round is not measured again."""
+    if ENGINE in skipped:
+        return
     try:
         rules_cls, deal_cls = _load_rummykit()
     except Exception as exc:
         skipped[ENGINE] = f"cannot import rummykit: {type(exc).__name__}: {exc}"
         say(f"{ENGINE:<22} skipped: {skipped[ENGINE]}")
-        return skipped, [skipped[ENGINE]]
+        errors.append(skipped[ENGINE])
+        return
     engine_results = results.setdefault(ENGINE, {})
     for preset in args.presets:
         for players in args.players:
-            cell: Cell = {}
+            cell = engine_results.setdefault(preset, {}).setdefault(str(players), {})
+            if "error" in cell:
+                continue
             try:
                 measured = (rules_cls, deal_cls, preset, players, args.seconds, args.seed)
                 add_rate(cell, measure_rummykit(*measured))
@@ -308,18 +339,32 @@ def run_rummykit(
             except Exception as exc:
                 cell["error"] = f"{type(exc).__name__}: {exc}"
                 errors.append(f"{ENGINE} {preset} {players}p: {cell['error']}")
-            engine_results.setdefault(preset, {})[str(players)] = cell
-            say(format_row(ENGINE, preset, players, cell))
-    return skipped, errors
 
 
-def run_peer(peer: Peer, args: argparse.Namespace) -> Cell:
-    """Measure one peer; raises PeerUnavailable if its package is missing."""
-    cell: Cell = {}
-    add_rate(cell, peer.measure(args.seconds, args.seed))
-    if peer.measure_copy is not None:
-        add_copy_rate(cell, peer.measure_copy(args.seconds, args.seed))
-    return cell
+def run_peers(
+    args: argparse.Namespace,
+    say: Callable[[str], None],
+    results: dict[str, dict[str, dict[str, Cell]]],
+    skipped: dict[str, str],
+) -> None:
+    """Measure every peer once (one round), adding to ``results``; a peer that is missing
+    or failed is skipped from then on."""
+    for peer in PEERS:
+        if peer.name in skipped:
+            continue
+        cell = results.setdefault(peer.name, {}).setdefault(peer.rules, {}).setdefault(
+            str(peer.players), {})
+        try:
+            add_rate(cell, peer.measure(args.seconds, args.seed))
+            if peer.measure_copy is not None:
+                add_copy_rate(cell, peer.measure_copy(args.seconds, args.seed))
+        except PeerUnavailable as exc:
+            skipped[peer.name] = str(exc)
+        except Exception as exc:  # a peer's own failure must not stop the bench
+            skipped[peer.name] = f"failed: {type(exc).__name__}: {exc}"
+        if peer.name in skipped:
+            del results[peer.name]
+            say(f"{peer.name:<22} skipped: {skipped[peer.name]}")
 
 
 def compute_ratios(results: dict[str, dict[str, dict[str, Cell]]]) -> dict[str, float]:
@@ -385,26 +430,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(line, file=sys.stderr if as_json else sys.stdout, flush=True)
 
     results: dict[str, dict[str, dict[str, Cell]]] = {}
-    say(f"rummykit bench: {args.seconds:g} s per measurement, Python {platform.python_version()}")
+    skipped: dict[str, str] = {}
+    errors: list[str] = []
+    say(f"rummykit bench: {args.seconds:g} s per measurement, the fastest of {args.rounds} "
+        f"round{'s' if args.rounds > 1 else ''}, Python {platform.python_version()}")
+    for round_number in range(1, args.rounds + 1):
+        if args.rounds > 1:
+            print(f"round {round_number} of {args.rounds}", file=sys.stderr, flush=True)
+        run_rummykit(args, say, results, skipped, errors)
+        if not args.no_peers:
+            run_peers(args, say, results, skipped)
+    peer_info = {} if args.no_peers else {peer.name: peer.description for peer in PEERS}
     say(HEADER)
-    skipped, errors = run_rummykit(args, say, results)
-
-    peer_info: dict[str, str] = {}
-    if not args.no_peers:
-        for peer in PEERS:
-            peer_info[peer.name] = peer.description
-            try:
-                cell = run_peer(peer, args)
-            except PeerUnavailable as exc:
-                skipped[peer.name] = str(exc)
-                say(f"{peer.name:<22} skipped: {exc}")
-                continue
-            except Exception as exc:  # a peer's own failure must not stop the bench
-                skipped[peer.name] = f"failed: {type(exc).__name__}: {exc}"
-                say(f"{peer.name:<22} skipped: {skipped[peer.name]}")
-                continue
-            results.setdefault(peer.name, {}).setdefault(peer.rules, {})[str(peer.players)] = cell
-            say(format_row(peer.name, peer.rules, peer.players, cell))
+    for engine, by_rules in results.items():
+        for rules_name, by_players in by_rules.items():
+            for players, cell in by_players.items():
+                say(format_row(engine, rules_name, int(players), cell))
 
     ratios = compute_ratios(results)
     targets = compute_targets(ratios)
@@ -412,6 +453,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if as_json:
         report = {
             "seconds_per_measurement": args.seconds,
+            "rounds": args.rounds,
             "seed": args.seed,
             "python": platform.python_version(),
             "platform": platform.platform(),
