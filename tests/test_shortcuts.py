@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -258,8 +259,7 @@ def _check_shortcuts(deal: Deal, answered: Counter[object]) -> None:
         full = finishable_after(deal, cards, make_meld(cards, rules, seat), None)
         assert known is None or known == full, (deal, cards)
         answered["meld", known] += 1
-        if known and 0 <= deal.pending not in cards:
-            answered["pile card kept usable"] += 1
+        _count_pile_answer(deal, cards, make_meld(cards, rules, seat), known, answered)
         if (deal.opened(seat) and (deal.pending < 0 or deal.pending in cards)
                 and ends_now(deal, without(hand, cards))):
             assert known is True
@@ -269,12 +269,26 @@ def _check_shortcuts(deal: Deal, answered: Counter[object]) -> None:
         targets = layoff_targets(meld, rules)
         for c in targets.cards.intersection(hand):
             for low in targets.ends[c]:
-                known = short.layoff(c, i)
+                known = short.layoff(c, i, low)
                 full = finishable_after(deal, (c,), layoff(meld, c, rules, seat, low), i)
                 assert known is None or known == full, (deal, c, i)
                 answered["layoff", known] += 1
-                if known and 0 <= deal.pending != c:
-                    answered["pile card kept usable"] += 1
+                _count_pile_answer(deal, (c,), layoff(meld, c, rules, seat, low), known,
+                                   answered)
+
+
+def _count_pile_answer(deal: Deal, used: Sequence[int], made: Meld, known: bool | None,
+                       answered: Counter[object]) -> None:
+    """Count the answers about a pile card that must still be used after the move."""
+    if not 0 <= deal.pending not in used:
+        return
+    if known is False:
+        answered["pile card stranded"] += 1
+    elif known:
+        answered["pile card kept usable"] += 1
+        if fits(made, deal.pending, deal.rules) and not any(
+                fits(m, deal.pending, deal.rules) for m in deal.table):
+            answered["pile card on the meld made"] += 1
 
 
 def test_shortcuts_agree_with_the_search() -> None:
@@ -298,6 +312,8 @@ def test_shortcuts_agree_with_the_search() -> None:
     assert answered["meld", True] > 50 and answered["meld", False] > 50
     assert answered["meld", None] > 10 and answered["layoff", True] > 50
     assert answered["pile card kept usable"] > 20
+    assert answered["pile card on the meld made"] > 3
+    assert answered["pile card stranded"] > 3
 
 
 def test_shortcuts_with_a_pile_card_to_use_agree_with_the_search() -> None:
@@ -311,5 +327,7 @@ def test_shortcuts_with_a_pile_card_to_use_agree_with_the_search() -> None:
     for n, rules in enumerate(variants):
         for deal in _positions(rules, 200 + n, 150, pending=True):
             _check_shortcuts(deal, answered)
-    assert answered["pile card kept usable"] > 200
+    assert answered["pile card kept usable"] > 20
+    assert answered["pile card on the meld made"] > 3
+    assert answered["pile card stranded"] > 30
     assert answered["layoff", None] > 20

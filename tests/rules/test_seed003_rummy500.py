@@ -209,6 +209,18 @@ def test_seed003_two_decks_a_twin_on_the_pile_is_taken_from_its_top_most_place()
     assert d.pending == cards("7H")[0]
 
 
+def test_seed003_two_decks_a_meld_of_one_twin_keeps_the_other_for_the_chosen_card() -> None:
+    """RULES.md, the chosen pile card must be used, with the two-deck option: melding one
+    9C of two leaves the other for 9C 9D 9H, so the meld is legal (listed and accepted)."""
+    two = R.replace(decks=2)
+    d = deal(two, ["7C 8C 9C 9C 9D 2S KS", "KD QC 5C 4C 7D 6D 2H", "JH 5S 10H 4H 3H 3D QS"],
+             "9H")
+    d.apply("draw pile")
+    assert "meld 7C 8C 9C" in {str(a) for a in d.legal_actions()}
+    play(d, "meld 7C 8C 9C", "meld 9C 9D 9H", "discard KS")
+    assert [format_cards(m.cards) for m in d.table] == ["7C 8C 9C", "9C 9D 9H"]
+
+
 def test_seed003_draw_pile_alone_takes_the_top_card_only() -> None:
     """RULES.md: ANY pile card with all above it — the top card alone too."""
     d = deal(R, DRAW, "2C 9H 4D KS 7S 9S", "JD")
@@ -260,11 +272,27 @@ def test_seed003_meld_leaving_the_chosen_card_unusable_is_refused() -> None:
     d = deal(R, ["9C 9D 7C 8C 2H 3D KC", "KD QD 8S 6C 5D 6D 2S", "JH JS 10H 4H 3H 3S QC"],
              "2C 9H 4D", "JD")
     d.apply("draw pile 9H")
+    listed = {str(a) for a in d.legal_actions()}
+    assert "meld 7C 8C 9C" not in listed and "meld 9C 9D 9H" in listed
     before = snapshot(d)
     with pytest.raises(IllegalActionError, match="must still meld or lay off 9H"):
         d.apply("meld 7C 8C 9C")
     assert snapshot(d) == before
     play(d, "meld 9C 9D 9H", "discard 4D")
+
+
+def test_seed003_meld_the_chosen_card_then_fits_is_legal() -> None:
+    """RULES.md: the chosen pile card may be used by laying it off on a meld laid this
+    turn: 8H drawn, 5H 6H 7H melded without it (listed and accepted), then 8H laid off."""
+    d = deal(R, ["5H 6H 7H 2C 4D KS 9S", "3S 4S 10C JD QD 6C 7D", "JS 2D 3D 8C 10S QC 5C"],
+             "8H", "AC")
+    assert "draw pile" in {str(a) for a in d.legal_actions()}
+    d.apply("draw pile")
+    assert "meld 5H 6H 7H" in {str(a) for a in d.legal_actions()}
+    play(d, "meld 5H 6H 7H")
+    assert {str(a) for a in d.legal_actions()} == {"layoff 8H 1"}
+    play(d, "layoff 8H 1", "discard KS")
+    assert format_cards(d.table[0].cards) == "5H 6H 7H 8H"
 
 
 LAYOFF = ["5H 6H 7H 8H 2C 4D 9S", "2S 3S 10C KD QS 4C 6D", "JH JS 10H 8D 3H 5S QC"]

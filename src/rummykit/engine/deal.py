@@ -421,13 +421,16 @@ class Deal:
                             tops.append(i)
                     places = tops
                 usable: bool | None = None
+                checked = True
                 if rules.pile_card_must_be_used:
-                    # Only the usable cards, found in one walk down the pile.
+                    # Only the usable cards, found in one walk down the pile; where any turn
+                    # can be finished, no other rule refuses one.
                     found = usable_pile_cards(self)
                     places = found if rules.decks == 1 else [i for i in places if i in found]
                     usable = True
+                    checked = not self._turn_ends_freely()
                 for i in places:
-                    if self._draw_pile_refusal(i, usable) is None:
+                    if not checked or self._draw_pile_refusal(i, usable) is None:
                         out.append(DRAW_PILE if i == top else PILE_DRAWS[pile[i]])
             elif self._draw_pile_refusal(len(pile) - 1) is None:
                 out.append(DRAW_PILE)
@@ -441,17 +444,24 @@ class Deal:
         hand = self.hands[seat]
         out: list[Action] = []
         melds = find_melds(hand, rules) if not self.meld_limit_reached else []
-        # Most moves are settled without making their meld or searching the turn (made
-        # when first needed: most positions have no meld nor lay-off).
+        # Where the turn can end after any move (opened, no pile card to use nor taken card
+        # to keep, the last discard optional), every meld and lay-off is legal; otherwise
+        # most are settled without making their meld or searching the turn (made when
+        # first needed: most positions have no meld nor lay-off).
+        free = (self.pending < 0 and self.taken < 0 and rules.last_discard == "optional"
+                and self._opened[seat])
         short: Shortcuts | None = None
-        for cards in melds:
-            if short is None:
-                short = Shortcuts(self, melds)
-            legal = short.meld(cards)
-            if legal is None:
-                legal = finishable_after(self, cards, make_meld(cards, rules, seat), None)
-            if legal:
-                out.append(meld_action(cards))
+        if free:
+            out.extend([meld_action(cards) for cards in melds])
+        else:
+            for cards in melds:
+                if short is None:
+                    short = Shortcuts(self, melds)
+                legal = short.meld(cards)
+                if legal is None:
+                    legal = finishable_after(self, cards, make_meld(cards, rules, seat), None)
+                if legal:
+                    out.append(meld_action(cards))
         # Compiled, the hand's cards as a bit mask find the melds a card of the hand fits
         # (a bit test per meld) and list the discards (the mask's bits in order); in Python
         # the loop that makes the mask costs more than it saves, and sets answer.
@@ -470,10 +480,8 @@ class Deal:
                 distinct = set(hand)
                 fits = self._fits if self._fits is not None else self._fits_by_card()
                 hit: set[int] = set()
-                for c in distinct:
-                    found = fits.get(c)
-                    if found:
-                        hit.update(found)
+                for c in fits.keys() & distinct:
+                    hit.update(fits[c])
                 places = sorted(hit)
             for place in places:
                 meld = table[place]
@@ -497,14 +505,16 @@ class Deal:
                 # Several cards are listed in the order of ``distinct``, as they always were.
                 for c in distinct if len(fitting) > 1 and distinct is not None else fitting:
                     for low in targets.ends[c]:
-                        if short is None:
-                            short = Shortcuts(self, melds)
-                        legal = short.layoff(c, number - 1)
-                        if legal is None:
-                            legal = finishable_after(
-                                self, (c,), layoff(meld, c, rules, seat, low), number - 1)
-                        if legal:
-                            out.append(layoff_action(c, number, low))
+                        if not free:
+                            if short is None:
+                                short = Shortcuts(self, melds)
+                            legal = short.layoff(c, number - 1, low)
+                            if legal is None:
+                                legal = finishable_after(
+                                    self, (c,), layoff(meld, c, rules, seat, low), number - 1)
+                            if not legal:
+                                continue
+                        out.append(layoff_action(c, number, low))
         if self._turn_discard_refusal() is None:
             # Of the rules of a discard, only the taken card's depends on the card.
             taken = self.taken
@@ -753,14 +763,18 @@ class Deal:
                 self._positions = None
                 self._turn_key = None
             case "draw-pile":
-                self._count_position()
+                must_use = rules.pile_card_must_be_used
+                if not must_use:
+                    # A card that must be used goes on the table this turn: the position
+                    # it leaves can never come back, and is not counted.
+                    self._count_position()
                 pile = self.pile
                 index = _last_index(pile, action.cards[0]) if action.cards else len(pile) - 1
                 taken = pile[index:]
                 del pile[index:]
                 self._pile_log.append((seat, tuple(taken)))
                 self.hands[seat].extend(taken)
-                if rules.pile_card_must_be_used:
+                if must_use:
                     self.pending = taken[0]
                 else:
                     self.taken = taken[0]
@@ -879,7 +893,8 @@ class Deal:
         """A new turn starts: end the deal if its position has now come up ``repetition``
         times. Only positions left by a draw from the pile can come up again (a stock draw
         or a card laid on the table changes the position for good), so only those are
-        counted (:meth:`_count_position`)."""
+        counted (:meth:`_count_position`); where the pile card must be used, not even those
+        (it is laid this turn)."""
         positions = self._positions
         if not positions:
             self._turn_key = None

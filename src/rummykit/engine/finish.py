@@ -84,8 +84,11 @@ class Shortcuts:
       left to use and :func:`ends_now` holds of the cards left (``finishable_after``'s
       first test, counted from the hand). Most moves are settled here, with no meld made.
     - A pile card that must be used stays usable at once: the move leaves in place a table
-      meld the card fits, or every card of a meld of the hand that holds it (the search's
-      second test).
+      meld the card fits, or every card of a meld of the hand that holds it, or makes a
+      meld the card fits (the search's second test).
+    - A pile card that must be used is stranded by the move: it fits no meld of the table
+      the move leaves nor the one it makes, joins no meld with the cards left, and the
+      cards left extend no run of the table up to it (the search's third test).
     - An opening out of reach: the meld's points, with every other card of the hand that
       is in a meld the hand can form at its most (:func:`most_meld_points`), fall short
       of the opening; lay-offs wait for the opening, so no line of play reaches it.
@@ -117,16 +120,16 @@ class Shortcuts:
             return self._opening(cards)
         if self._ends_at_once(cards):
             return True
-        return True if self._pending_usable(cards, None, melded=True) else None
+        return self._pending_use(cards, None, False)
 
-    def layoff(self, c: int, replaces: int) -> bool | None:
+    def layoff(self, c: int, replaces: int, low: bool = False) -> bool | None:
         """Whether the turn could be finished after laying off ``c`` on table meld
-        ``replaces`` (counted from 0), if sure."""
+        ``replaces`` (counted from 0; a joker at a run's low end with ``low``), if sure."""
         if not self.deal.opened(self.deal.to_move):
             return None  # the search refuses it (lay-offs wait for the opening)
-        if self._ends_at_once((c,)) or self._pending_usable((c,), replaces, melded=False):
+        if self._ends_at_once((c,)):
             return True
-        return None
+        return self._pending_use((c,), replaces, low)
 
     def _ends_at_once(self, used: Sequence[int]) -> bool:
         deal = self.deal
@@ -141,11 +144,16 @@ class Shortcuts:
             return True  # a card other than the taken one is left
         return left == 1 and deal.rules.taken_discard == "last-card"
 
-    def _pending_usable(self, used: Sequence[int], replaces: int | None, melded: bool) -> bool:
+    def _pending_use(self, used: Sequence[int], replaces: int | None,
+                     low: bool) -> bool | None:
+        """Where a pile card must still be used after the move (melding ``used``, or
+        laying off its card on table meld ``replaces`` with ``low``): True where it surely
+        can be at once, False where no line of play could use it, None where only the
+        search can tell (the counts of cards left decide, or the hand holds a joker)."""
         deal = self.deal
         pending = deal.pending
         if pending < 0 or pending in used:
-            return False
+            return None
         rules = deal.rules
         left = len(self.hand) - len(used)
         if self._fits_on is None:
@@ -155,10 +163,11 @@ class Shortcuts:
             else:  # the deal's index of the melds each card fits
                 index = deal._fits if deal._fits is not None else deal._fits_by_card()
                 self._fits_on = index.get(pending, [])
-        if left > self.keep and any(i != replaces for i in self._fits_on):
+        on_table = any(i != replaces for i in self._fits_on)
+        if left > self.keep and on_table:
             return True
-        if rules.melds_per_turn == "one" and deal.turn_melds + melded >= 1:
-            return False  # no meld is left to make this turn
+        can_meld = not (rules.melds_per_turn == "one"
+                        and deal.turn_melds + (replaces is None) >= 1)
         # A meld of the cards the move leaves, holding the pile card and leaving a card to
         # discard where one must be.
         if self._masks is None and self._melds_with is None:
@@ -167,16 +176,39 @@ class Shortcuts:
                 self._melds_with = _melds_with(pending, self.hand, rules)
             else:
                 self._masks = masks
+        shortest = 0
         if self._masks is not None:
             masks = self._masks[:]
             for c in used:  # (a twin left in the hand is left out too: still a sure answer)
                 masks[c // 13] &= ~(2 << c % 13)
-            shortest = _shortest_with_masks(pending, masks, rules.set_min, rules.run_min,
-                                            rules.high_aces)
-            return 0 < shortest <= left - self.keep
-        assert self._melds_with is not None
-        return any(left > len(cards) - 1 + self.keep and all(c not in used for c in cards)
-                   for cards in self._melds_with)
+            if can_meld:
+                shortest = _shortest_with_masks(pending, masks, rules.set_min,
+                                                rules.run_min, rules.high_aces)
+                if 0 < shortest <= left - self.keep:
+                    return True
+        else:
+            assert self._melds_with is not None
+            if can_meld and any(left > len(cards) - 1 + self.keep
+                                and all(c not in used for c in cards)
+                                for cards in self._melds_with):
+                return True
+        # The meld the move makes.
+        seat = deal.to_move
+        made = (make_meld(tuple(used), rules, seat) if replaces is None
+                else layoff(deal.table[replaces], used[0], rules, seat, low))
+        if pending in layoff_targets(made, rules).cards:
+            return True if left > self.keep else None
+        if self._masks is None or on_table or shortest:
+            return None  # a way is left, but the cards left may not allow it
+        if rules.decks > 1 and any(self.hand.count(c) > 1 for c in used):
+            return None  # the masks left out a twin the hand keeps
+        # Stranded unless cards left extend a run of the table up to it.
+        suit = masks[pending // 13]
+        high = rules.high_aces
+        for i, meld in enumerate(deal.table):
+            if i != replaces and _reaches(meld, pending, suit, 0, high):
+                return None
+        return None if _reaches(made, pending, suit, 0, high) else False
 
     def _opening(self, cards: tuple[int, ...]) -> bool | None:
         deal = self.deal
