@@ -209,6 +209,20 @@ def test_seed003_two_decks_a_twin_on_the_pile_is_taken_from_its_top_most_place()
     assert d.pending == cards("7H")[0]
 
 
+def test_seed003_a_layoff_elsewhere_keeps_a_chosen_card_the_hand_reaches() -> None:
+    """RULES.md, the chosen pile card must be used: 3C is drawn to be laid off once 4C
+    extends 5C-9C; laying off 10C first leaves that way open (listed and accepted)."""
+    d = deal(R, ["5C 6C 7C 8C 9C 2H KS", "4C 10C 4D 6D QH JS 2D", "JH 5S 10H 4H 3H 3D QS"],
+             "3C", "AH")
+    play(d, "draw stock", "meld 5C 6C 7C 8C 9C", "discard KS", "draw pile 3C")
+    assert d.pending == cards("3C")[0]
+    listed = {str(a) for a in d.legal_actions()}
+    assert {"layoff 10C 1", "layoff 4C 1"} <= listed
+    assert not any(a.startswith("discard") for a in listed)
+    play(d, "layoff 10C 1", "layoff 4C 1", "layoff 3C 1", "discard KS")
+    assert format_cards(d.table[0].cards) == "3C 4C 5C 6C 7C 8C 9C 10C"
+
+
 def test_seed003_two_decks_a_meld_of_one_twin_keeps_the_other_for_the_chosen_card() -> None:
     """RULES.md, the chosen pile card must be used, with the two-deck option: melding one
     9C of two leaves the other for 9C 9D 9H, so the meld is legal (listed and accepted)."""

@@ -444,24 +444,27 @@ class Deal:
         hand = self.hands[seat]
         out: list[Action] = []
         melds = find_melds(hand, rules) if not self.meld_limit_reached else []
-        # Where the turn can end after any move (opened, no pile card to use nor taken card
-        # to keep, the last discard optional), every meld and lay-off is legal; otherwise
-        # most are settled without making their meld or searching the turn (made when
-        # first needed: most positions have no meld nor lay-off).
-        free = (self.pending < 0 and self.taken < 0 and rules.last_discard == "optional"
-                and self._opened[seat])
+        # Where the turn can end after any move that leaves no pile card to use (opened, no
+        # taken card to keep, the last discard optional), such a move is legal at once;
+        # the others are most often settled without making their meld or searching the
+        # turn (made when first needed: most positions have no meld nor lay-off).
+        pending = self.pending
+        ends = self.taken < 0 and rules.last_discard == "optional" and self._opened[seat]
         short: Shortcuts | None = None
-        if free:
+        if ends and pending < 0:
             out.extend([meld_action(cards) for cards in melds])
         else:
             for cards in melds:
-                if short is None:
-                    short = Shortcuts(self, melds)
-                legal = short.meld(cards)
-                if legal is None:
-                    legal = finishable_after(self, cards, make_meld(cards, rules, seat), None)
-                if legal:
-                    out.append(meld_action(cards))
+                if not (ends and pending in cards):
+                    if short is None:
+                        short = Shortcuts(self, melds)
+                    legal = short.meld(cards)
+                    if legal is None:
+                        legal = finishable_after(self, cards, make_meld(cards, rules, seat),
+                                                 None)
+                    if not legal:
+                        continue
+                out.append(meld_action(cards))
         # Compiled, the hand's cards as a bit mask find the melds a card of the hand fits
         # (a bit test per meld) and list the discards (the mask's bits in order); in Python
         # the loop that makes the mask costs more than it saves, and sets answer.
@@ -505,7 +508,7 @@ class Deal:
                 # Several cards are listed in the order of ``distinct``, as they always were.
                 for c in distinct if len(fitting) > 1 and distinct is not None else fitting:
                     for low in targets.ends[c]:
-                        if not free:
+                        if not (ends and (pending < 0 or c == pending)):
                             if short is None:
                                 short = Shortcuts(self, melds)
                             legal = short.layoff(c, number - 1, low)

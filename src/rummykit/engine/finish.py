@@ -163,7 +163,9 @@ class Shortcuts:
             else:  # the deal's index of the melds each card fits
                 index = deal._fits if deal._fits is not None else deal._fits_by_card()
                 self._fits_on = index.get(pending, [])
-        on_table = any(i != replaces for i in self._fits_on)
+        fits_on = self._fits_on  # distinct places
+        on_table = bool(fits_on) and (replaces is None or len(fits_on) > 1
+                                      or fits_on[0] != replaces)
         if left > self.keep and on_table:
             return True
         can_meld = not (rules.melds_per_turn == "one"
@@ -198,17 +200,21 @@ class Shortcuts:
                 else layoff(deal.table[replaces], used[0], rules, seat, low))
         if pending in layoff_targets(made, rules).cards:
             return True if left > self.keep else None
-        if self._masks is None or on_table or shortest:
+        if self._masks is None:
+            return None
+        # Cards left that extend a run of the table up to it are laid off one by one, and
+        # then the card: sure where no card must be kept to discard.
+        suit = masks[pending // 13]
+        high = rules.high_aces
+        if _reaches(made, pending, suit, 0, high) or any(
+                i != replaces and _reaches(meld, pending, suit, 0, high)
+                for i, meld in enumerate(deal.table)):
+            return None if self.keep else True
+        if on_table or shortest:
             return None  # a way is left, but the cards left may not allow it
         if rules.decks > 1 and any(self.hand.count(c) > 1 for c in used):
             return None  # the masks left out a twin the hand keeps
-        # Stranded unless cards left extend a run of the table up to it.
-        suit = masks[pending // 13]
-        high = rules.high_aces
-        for i, meld in enumerate(deal.table):
-            if i != replaces and _reaches(meld, pending, suit, 0, high):
-                return None
-        return None if _reaches(made, pending, suit, 0, high) else False
+        return False  # stranded
 
     def _opening(self, cards: tuple[int, ...]) -> bool | None:
         deal = self.deal
