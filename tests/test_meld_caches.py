@@ -20,7 +20,15 @@ from rummykit.cards import JOKER_CODE, make_deck
 from rummykit.engine import Deal
 from rummykit.engine.actions import Action, layoff_action, meld_action
 from rummykit.errors import IllegalActionError
-from rummykit.melds import Meld, find_melds, fit_mask, layoff_ends, layoff_targets, make_meld
+from rummykit.melds import (
+    Meld,
+    find_melds,
+    fit_mask,
+    layoff,
+    layoff_ends,
+    layoff_targets,
+    make_meld,
+)
 from rummykit.rules import Rules
 
 PRESETS = ("basic", "classic", "rummy500", "ramino")
@@ -198,3 +206,67 @@ def test_the_deals_index_of_fitting_melds_follows_every_meld_and_layoff(name: st
                     d._fits_by_card()
                     _index_is_the_table(d)
     assert layoffs >= 5  # the index was updated by lay-offs, not only by new melds
+
+
+@pytest.mark.parametrize("name", [*PRESETS, "rummy500(decks=2)", "rummy500(jokers=2)",
+                                  "classic(run_min=4,aces=high-low)"])
+def test_the_melds_kept_through_a_turn_are_those_of_the_hand(name: str) -> None:
+    """The deal keeps the melds of the hand of the player to move from one play position
+    of a turn to the next, dropping those that hold a card just melded or laid off: at
+    every play position they are what ``find_melds`` lists for the hand as it is, in the
+    same order, and the legal actions are those of a copy, which starts without them. A
+    turn of several melds and lay-offs (rummy500's) reuses them; with two decks or jokers
+    they are made again."""
+    rules = Rules.parse(name)
+    rng = random.Random(5)
+    reused = 0
+    for seed in range(10):
+        deal = Deal.start(rules, players=2 + seed % 3, dealer=0, seed=seed)
+        while not deal.is_over:
+            kept = deal._melds if deal.phase == "play" else None
+            actions = deal.legal_actions()
+            if deal.phase == "play" and not deal.meld_limit_reached:
+                assert deal._melds == find_melds(deal.hands[deal.to_move], rules)
+                assert deal.copy().legal_actions() == actions
+                reused += kept is not None
+            deal.push(rng.choice(actions))
+    if rules.decks == 1 and not rules.jokers and rules.melds_per_turn == "many":
+        assert reused > 50
+
+
+def _forms_run(cards: tuple[int, ...], rules: Rules) -> bool:
+    try:
+        return make_meld(cards, rules, 0).kind == "run"
+    except IllegalActionError:
+        return False
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_a_layoff_puts_the_card_where_it_fits_and_keeps_who_laid_each_card(name: str) -> None:
+    """Every card that fits a meld, laid off by a player: on a set it joins the natural
+    cards in order, jokers last (a card after a card alike); on a run a natural card goes
+    at the end where the run it makes reads in order, the high end where both do (an ace
+    on a run from the two to the king), and a joker at the end it is laid at. Who laid
+    each card follows it."""
+    rules = Rules.parse(name)
+    by = 7
+    seen = {"set": 0, "run": 0}
+    for meld in [m for seed in range(12) for m in _table_melds(rules, seed)]:
+        targets = layoff_targets(meld, rules)
+        for code in targets.cards:
+            for low in targets.ends[code]:
+                got = layoff(meld, code, rules, by, low)
+                if meld.kind == "set":
+                    pairs = sorted(zip((*meld.cards, code), (*meld.layers, by), strict=True),
+                                   key=lambda p: (p[0] == JOKER_CODE, p[0]))
+                    expected = (tuple(p[0] for p in pairs), tuple(p[1] for p in pairs))
+                else:
+                    up = (*meld.cards, code)
+                    at_high = not low if code == JOKER_CODE else _forms_run(up, rules)
+                    expected = ((up, (*meld.layers, by)) if at_high
+                                else ((code, *meld.cards), (by, *meld.layers)))
+                assert (got.cards, got.layers) == expected, (meld, code, low)
+                assert got.kind == meld.kind and got.owner == meld.owner
+                seen[meld.kind] += 1
+    assert seen["run"] > 5
+    assert seen["set"] > 5 or rules.set_min == rules.set_max  # else a set is full when laid

@@ -569,12 +569,23 @@ def layoff(meld: Meld, code: int, rules: Rules, by: int, low: bool = False) -> M
         assert problem is not None  # layoff_targets asks the same predicate
         raise problem
     if meld.kind == "set":
-        cards = (*meld.cards, code)
-        pairs = sorted(zip(cards, (*meld.layers, by), strict=True),
-                       key=lambda p: (p[0] == JOKER_CODE, p[0]))
-        return Meld("set", tuple(p[0] for p in pairs), tuple(p[1] for p in pairs),
+        # The natural cards in order, then the jokers (whose code is above every natural
+        # card's): the card goes after those not above it, a twin after its twin.
+        cards = meld.cards
+        i = 0
+        while i < len(cards) and cards[i] <= code:
+            i += 1
+        layers = meld.layers
+        return Meld("set", (*cards[:i], code, *cards[i:]), (*layers[:i], by, *layers[i:]),
                     meld.owner, rank=meld.rank)
-    at_low = low if code == JOKER_CODE else bool(_run_end(meld, code % 13 + 1, rules))
+    if code == JOKER_CODE:
+        at_low = low
+    else:
+        # The card fits (asked above): at the high end where its place is the one above
+        # the run (tried first, as :func:`_run_end` does), else at the low end.
+        rank = code % 13 + 1
+        at_low = not (rank == meld.high + 1 or (rank == 1 and meld.high == 13
+                                                 and meld.low > 1 and rules.high_aces))
     if at_low:
         return Meld("run", (code, *meld.cards), (by, *meld.layers), meld.owner,
                     suit=meld.suit, low=meld.low - 1, high=meld.high)

@@ -100,6 +100,7 @@ _FIELDS: Final = (
     "_fits",
     "_laid",
     "_log",
+    "_melds",
     "_move_count",
     "_opened",
     "_pile_log",
@@ -176,6 +177,13 @@ class Deal:
     melds are laid and added to, so that a hand's lay-offs are found from its cards rather
     than by asking every meld of the table. None until made (the compiled build asks each
     meld's bit mask instead and never makes it)."""
+    _melds: list[tuple[int, ...]] | None
+    """Every meld the hand of the player to move can form, in :func:`find_melds`'s order,
+    during the play of a turn: made when first needed and kept through the turn's melds and
+    lay-offs (the melds of a hand that has lost some cards are those of the hand before
+    that hold none of them, where no card is held twice and no joker stands in for one;
+    a hand that forms none forms none once it holds fewer cards). None until made, and
+    again at every draw (the discard that ends a turn leaves it to the next turn's draw)."""
 
     def __init__(
         self, rules: Rules, *, players: int, dealer: int, layout: Layout, seed: int = 0,
@@ -189,6 +197,7 @@ class Deal:
             self.seed, self.index = seed, index
             self.active = tuple(active) if active is not None else (True,) * players
             self._fits = None
+            self._melds = None
             return
         rules.check_players(players)
         if not 0 <= dealer < players:
@@ -230,6 +239,7 @@ class Deal:
         self._tracker = None
         self._result = None
         self._fits = None
+        self._melds = None
         self._begin_turn()
 
     @classmethod
@@ -247,7 +257,8 @@ class Deal:
         """For pickle and ``copy.deepcopy``: the deal's fields, with its moves as a flat
         list (the move log is a chain as long as the deal, too deep to copy link by link),
         made into a deal again by :func:`_remade`."""
-        fields = {name: getattr(self, name) for name in _FIELDS if name not in ("_log", "_fits")}
+        fields = {name: getattr(self, name) for name in _FIELDS
+                  if name not in ("_log", "_fits", "_melds")}
         return _remade, (fields, self.moves)
 
     def copy(self) -> Deal:
@@ -285,6 +296,7 @@ class Deal:
         new._tracker = self._tracker.copy() if self._tracker is not None else None
         new._result = self._result
         new._fits = None  # made again when needed (cheaper than copying it every time)
+        new._melds = None
         return new
 
     def _set_moves(self, moves: Iterable[tuple[int, Action]]) -> None:
@@ -443,7 +455,13 @@ class Deal:
         seat = self.to_move
         hand = self.hands[seat]
         out: list[Action] = []
-        melds = find_melds(hand, rules) if not self.meld_limit_reached else []
+        melds: list[tuple[int, ...]] | None
+        if self.meld_limit_reached:
+            melds = []
+        else:
+            melds = self._melds
+            if melds is None:
+                melds = self._melds = find_melds(hand, rules)
         # Where the turn can end after any move that leaves no pile card to use (opened, no
         # taken card to keep, the last discard optional), such a move is legal at once;
         # the others are most often settled without making their meld or searching the
@@ -762,6 +780,7 @@ class Deal:
                     self._events += ((self._move_count - 1, "turn-over"),)
                 self.hands[seat].append(self.stock.pop())
                 self.phase = "play"
+                self._melds = None
                 # The stock never grows back within a turn-over: no earlier position returns.
                 self._positions = None
                 self._turn_key = None
@@ -782,7 +801,15 @@ class Deal:
                 else:
                     self.taken = taken[0]
                 self.phase = "play"
+                self._melds = None
             case "meld":
+                melds = self._melds
+                if melds:  # else none, or not made yet
+                    if rules.decks == 1 and not rules.jokers:
+                        used = set(action.cards)
+                        self._melds = [cards for cards in melds if used.isdisjoint(cards)]
+                    else:
+                        self._melds = None
                 meld = make_meld(action.cards, rules, seat)
                 self.table.append(meld)
                 if self._fits is not None:
@@ -795,6 +822,13 @@ class Deal:
                         self._opened[seat] = True
                 self._after_lay(seat)
             case "layoff":
+                melds = self._melds
+                if melds:
+                    if rules.decks == 1 and not rules.jokers:
+                        c = action.cards[0]
+                        self._melds = [cards for cards in melds if c not in cards]
+                    else:
+                        self._melds = None
                 i = action.meld - 1
                 before = self.table[i]
                 self.table[i] = layoff(before, action.cards[0], rules, seat, action.low)

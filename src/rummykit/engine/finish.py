@@ -94,8 +94,8 @@ class Shortcuts:
       of the opening; lay-offs wait for the opening, so no line of play reaches it.
     """
 
-    __slots__ = ("_fits_on", "_in_melds", "_masks", "_melds_with", "_most", "deal", "hand",
-                 "keep", "melds", "others")
+    __slots__ = ("_fits_on", "_in_melds", "_most", "_with_pending", "deal", "hand", "keep",
+                 "melds", "others")
 
     def __init__(self, deal: Deal, melds: Sequence[tuple[int, ...]]) -> None:
         self.deal = deal
@@ -107,9 +107,9 @@ class Shortcuts:
         self.keep = 1 if deal.rules.last_discard == "required" else 0
         """The cards that must be left to discard."""
         self._fits_on: list[int] | None = None
-        self._masks: list[int] | None = None
-        """The hand's suit masks, where it holds no joker (made when first needed)."""
-        self._melds_with: list[tuple[int, ...]] | None = None
+        self._with_pending: list[tuple[frozenset[int], int]] | None = None
+        """The melds of :attr:`melds` that hold the pile card to use, as their cards and
+        how many (made when first needed)."""
         self._most: tuple[int, ...] | None = None
         self._in_melds = 0
 
@@ -171,49 +171,47 @@ class Shortcuts:
         can_meld = not (rules.melds_per_turn == "one"
                         and deal.turn_melds + (replaces is None) >= 1)
         # A meld of the cards the move leaves, holding the pile card and leaving a card to
-        # discard where one must be.
-        if self._masks is None and self._melds_with is None:
-            masks, jokers = suit_masks(self.hand)
-            if jokers or pending == JOKER_CODE:
-                self._melds_with = _melds_with(pending, self.hand, rules)
-            else:
-                self._masks = masks
-        shortest = 0
-        if self._masks is not None:
-            masks = self._masks[:]
-            for c in used:  # (a twin left in the hand is left out too: still a sure answer)
-                masks[c // 13] &= ~(2 << c % 13)
-            if can_meld:
-                shortest = _shortest_with_masks(pending, masks, rules.set_min,
-                                                rules.run_min, rules.high_aces)
-                if 0 < shortest <= left - self.keep:
-                    return True
-        else:
-            assert self._melds_with is not None
-            if can_meld and any(left > len(cards) - 1 + self.keep
-                                and all(c not in used for c in cards)
-                                for cards in self._melds_with):
-                return True
+        # discard where one must be: a meld of the hand that holds it and no card used
+        # (the melds of fewer cards are among those of the hand). With a twin or a joker
+        # left in the hand, a meld using its code is passed over: still a sure answer.
+        meldable = False
+        if can_meld:
+            with_pending = self._with_pending
+            if with_pending is None:
+                with_pending = self._with_pending = [
+                    (frozenset(cards), len(cards)) for cards in self.melds if pending in cards]
+            room = left - self.keep
+            for cards, size in with_pending:
+                if cards.isdisjoint(used):
+                    if size <= room:
+                        return True
+                    meldable = True
         # The meld the move makes.
         seat = deal.to_move
         made = (make_meld(tuple(used), rules, seat) if replaces is None
                 else layoff(deal.table[replaces], used[0], rules, seat, low))
         if pending in layoff_targets(made, rules).cards:
             return True if left > self.keep else None
-        if self._masks is None:
+        hand = self.hand
+        if pending == JOKER_CODE or JOKER_CODE in hand:
             return None
         # Cards left that extend a run of the table up to it are laid off one by one, and
-        # then the card: sure where no card must be kept to discard.
-        suit = masks[pending // 13]
+        # then the card: sure where no card must be kept to discard. (The places of the
+        # card's suit that the cards left hold; a twin of a card used is left out.)
+        suit_of = pending // 13
+        suit = 0
+        for c in hand:
+            if c // 13 == suit_of and c not in used:
+                suit |= 2 << c % 13
         high = rules.high_aces
         if _reaches(made, pending, suit, 0, high) or any(
                 i != replaces and _reaches(meld, pending, suit, 0, high)
                 for i, meld in enumerate(deal.table)):
             return None if self.keep else True
-        if on_table or shortest:
+        if on_table or meldable:
             return None  # a way is left, but the cards left may not allow it
-        if rules.decks > 1 and any(self.hand.count(c) > 1 for c in used):
-            return None  # the masks left out a twin the hand keeps
+        if rules.decks > 1 and any(hand.count(c) > 1 for c in used):
+            return None  # a twin the hand keeps was passed over
         return False  # stranded
 
     def _opening(self, cards: tuple[int, ...]) -> bool | None:
@@ -473,8 +471,10 @@ def usable_pile_cards(deal: Deal, lowest: int = 0) -> list[int]:
         chosen = pile[i]
         bit = _PACKED_BIT[chosen]
         held |= bit  # the hand with the pile from i up
+        # (At the bottom card, the hand with the pile from there up is ``everything``.)
         if (fits >> chosen & 1 or (index is not None and index.get(chosen))
-                or (melding & bit and melding_cards(held, set_min, run_min, high) & bit)):
+                or (melding & bit and (i == lowest
+                                       or melding_cards(held, set_min, run_min, high) & bit))):
             out.append(i)
             continue
         # Cards of the hand extend a run of the table up to the card only through a card
