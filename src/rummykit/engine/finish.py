@@ -449,7 +449,7 @@ def usable_pile_cards(deal: Deal, lowest: int = 0) -> list[int]:
     fits = 0
     index: dict[int, list[int]] | None = None
     runs: tuple[list[Meld], ...] | None = None
-    if deal.opened(deal.to_move):
+    if deal._opened[deal.to_move]:
         if COMPILED:
             for meld in deal.table:
                 fits |= fit_mask(meld, rules)
@@ -459,31 +459,28 @@ def usable_pile_cards(deal: Deal, lowest: int = 0) -> list[int]:
         runs = _NO_RUNS  # lay-offs wait for the opening
     pile = deal.pile
     held = pack(deal.hands[deal.to_move])
-    everything = held | pack(pile[lowest:])
+    everything = held | pack(pile[lowest:] if lowest else pile)
     if everything >> 60:  # a joker
         return _usable_with_jokers(deal, lowest, fits, index, runs)
     set_min = rules.set_min
     run_min = rules.run_min
     high = rules.high_aces
     melding = melding_cards(everything, set_min, run_min, high)
+    neighbours = _NEIGHBOURS_HIGH if high else _NEIGHBOURS
     out: list[int] = []
     for i in range(len(pile) - 1, lowest - 1, -1):
         chosen = pile[i]
         bit = _PACKED_BIT[chosen]
         held |= bit  # the hand with the pile from i up
         # (At the bottom card, the hand with the pile from there up is ``everything``.)
-        if (fits >> chosen & 1 or (index is not None and index.get(chosen))
+        if ((index.get(chosen) if index is not None else fits >> chosen & 1)
                 or (melding & bit and (i == lowest
                                        or melding_cards(held, set_min, run_min, high) & bit))):
             out.append(i)
             continue
         # Cards of the hand extend a run of the table up to the card only through a card
-        # held next to it (a run ending next to it is one it fits, asked above); an ace's
-        # neighbours are the two and, where aces may be high, the king.
-        near = bit << 1 | bit >> 1
-        if high and chosen % 13 == 0:
-            near |= bit << 12
-        if not held & near:
+        # held next to it (a run ending next to it is one it fits, asked above).
+        if not held & neighbours[chosen]:
             continue
         if runs is None:
             runs = _runs_by_suit(deal.table)
@@ -493,6 +490,26 @@ def usable_pile_cards(deal: Deal, lowest: int = 0) -> list[int]:
                 out.append(i)
                 break
     return out
+
+
+def _neighbours(high_aces: bool) -> tuple[int, ...]:
+    """Each natural card's neighbours in its suit, packed as :func:`pack` packs cards: the
+    cards a rank above and below it; an ace's are the two and, where aces may be high
+    (``high_aces``), the king."""
+    out = []
+    for code in range(JOKER_CODE):
+        bit = _PACKED_BIT[code]
+        near = bit << 1 | bit >> 1
+        if high_aces and code % 13 == 0:
+            near |= bit << 12
+        out.append(near & _PACKED_SUIT_MASKS[code // 13])
+    return tuple(out)
+
+
+_PACKED_SUIT_MASKS: Final = tuple(((1 << 15) - 2) << 15 * s for s in range(4))
+"""The places of each suit in a packed hand (bit 0 of each suit's fifteen is never set)."""
+_NEIGHBOURS: Final = _neighbours(False)
+_NEIGHBOURS_HIGH: Final = _neighbours(True)
 
 
 def _usable_with_jokers(
