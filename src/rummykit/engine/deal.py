@@ -22,7 +22,7 @@ the no-dead-ends rule in :mod:`rummykit.engine.finish`, the deal's score in
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Final, Literal
+from typing import TYPE_CHECKING, Final, Literal, cast
 
 from rummykit.cards import JOKER_CODE, format_cards
 from rummykit.engine.actions import (
@@ -83,16 +83,10 @@ Event = Literal["turn-over", "refill"]
 all of it but its top card shuffled into one."""
 
 
-class _Move:
-    """One move of a deal, linked to the moves before it (None before the first): the
-    moves of a deal newest first. Immutable, so copies of a deal share them."""
-
-    __slots__ = ("action", "before", "seat")
-
-    def __init__(self, before: _Move | None, seat: int, action: Action) -> None:
-        self.before = before
-        self.seat = seat
-        self.action = action
+_Move = tuple[object, int, Action]
+"""One move of a deal: the moves before it (a ``_Move``, or None before the first), the
+seat that played it and its action; the moves of a deal newest first. A tuple: immutable,
+so copies of a deal share them, and made at every action more cheaply than an object."""
 
 
 _FIELDS: Final = (
@@ -304,7 +298,8 @@ class Deal:
         self._log = None
         self._move_count = 0
         for seat, action in moves:
-            self._log = _Move(self._log, seat, action)
+            before: object = self._log
+            self._log = (before, seat, action)
             self._move_count += 1
 
     # -- reading the state -------------------------------------------------------------
@@ -342,7 +337,7 @@ class Deal:
     @property
     def last_mover(self) -> int | None:
         """The seat that played the last action of the deal (None before any)."""
-        return self._log.seat if self._log is not None else None
+        return self._log[1] if self._log is not None else None
 
     @property
     def moves(self) -> tuple[tuple[int, Action], ...]:
@@ -350,8 +345,8 @@ class Deal:
         moves = []
         log = self._log
         while log is not None:
-            moves.append((log.seat, log.action))
-            log = log.before
+            moves.append((log[1], log[2]))
+            log = cast("_Move | None", log[0])
         return tuple(reversed(moves))
 
     def moves_since(self, count: int) -> list[tuple[int, Action]]:
@@ -361,8 +356,8 @@ class Deal:
         log = self._log
         for _ in range(self._move_count - count):
             assert log is not None
-            out.append((log.seat, log.action))
-            log = log.before
+            out.append((log[1], log[2]))
+            log = cast("_Move | None", log[0])
         out.reverse()
         return out
 
@@ -768,7 +763,8 @@ class Deal:
         """Play an action without checking it: only for actions from :meth:`legal_actions`."""
         seat = self.to_move
         rules = self.rules
-        self._log = _Move(self._log, seat, action)
+        before: object = self._log  # (typed as the tuple's first field, for the compiler)
+        self._log = (before, seat, action)
         self._move_count += 1
         match action.kind:
             case "draw-stock":
