@@ -386,10 +386,16 @@ def _usable_at_once(
 def _fits_table(table: Sequence[Meld], card: int, rules: Rules) -> bool:
     """Whether ``card`` can be laid off on a meld of ``table``: a bit of the melds' fit
     masks taken together (cheaper in Python than a generator stopping at the first)."""
+    return bool(_table_fit_mask(table, rules) >> card & 1)
+
+
+def _table_fit_mask(table: Sequence[Meld], rules: Rules) -> int:
+    """The cards that can be laid off on some meld of ``table``, as a bit mask (bit ``c``
+    for card code ``c``): the melds' :func:`fit_mask` taken together."""
     fitting = 0
     for meld in table:
         fitting |= fit_mask(meld, rules)
-    return bool(fitting >> card & 1)
+    return fitting
 
 
 def _could_use(
@@ -451,8 +457,7 @@ def usable_pile_cards(deal: Deal, lowest: int = 0) -> list[int]:
     runs: tuple[list[Meld], ...] | None = None
     if deal._opened[deal.to_move]:
         if COMPILED:
-            for meld in deal.table:
-                fits |= fit_mask(meld, rules)
+            fits = _table_fit_mask(deal.table, rules)
         else:
             index = deal._fits if deal._fits is not None else deal._fits_by_card()
     else:
