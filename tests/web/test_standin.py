@@ -20,11 +20,14 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, select
+from sqlalchemy.orm import Session
 
+from rummykit.db.models import GameRow
 from rummykit.server.app import create_app
 
 from ._support import ActionLog, person
-from .test_api import Conn, socket
+from .test_api import Conn, play_to_the_end, socket
 
 UNIT = 0.02
 TWO = [person("Ann"), person("Bob")]
@@ -303,3 +306,43 @@ def test_leaving_and_coming_back_gives_no_more_time(db_url: str) -> None:
                 time.sleep(0.35)
             final = state_of(client, table_id, tokens[mover])
             assert final["table"]["seq"] > 0
+
+
+def test_a_match_the_standins_finish_after_everyone_left_counts_for_nobody(
+        db_url: str) -> None:
+    """Both people hand their seats over (a rematch they both left at once): the stand-ins
+    play the match to its end, and it is recorded as abandoned, not won or lost."""
+    with fast_app(db_url) as client:
+        response = client.post("/api/tables", json={
+            "rules": "one-deal", "seed": 3, "standin": "random", "seats": TWO})
+        assert response.status_code == 200, response.text
+        table_id = response.json()["id"]
+        tokens = [s["link"].split("token=", 1)[1] for s in response.json()["seats"]]
+        with playing(client, table_id, tokens) as conns:
+            conns[0].send({"type": "away"})
+            until(conns[1], lambda m: m["table"]["left"] == [0])
+            conns[1].send({"type": "away"})
+            ended = until(conns[0], lambda m: m["table"]["status"] == "finished", 30)
+            assert ended["view"]["match_over"] and ended["table"]["abandoned"]
+            assert ended["table"]["ended_by"] is None
+        with Session(create_engine(db_url)) as session:
+            game = session.scalars(select(GameRow)).one()
+            assert game.abandoned and not game.finished and game.winner is None
+        lines = client.get("/api/stats", params={"preset": "one-deal"}).json()["stats"]
+        people = [line for line in lines if line["kind"] == "person"]
+        assert len(people) == 2
+        assert all(line["matches"] == 1 and line["matches_won"] == 0 for line in people)
+        # Read again from the database (a restart), the table still says so.
+    with fast_app(db_url) as client:
+        again = state_of(client, table_id, tokens[0])
+        assert again["table"]["abandoned"]
+
+
+def test_a_match_people_play_to_its_end_is_not_abandoned(db_url: str) -> None:
+    """The people who stay to the end win or lose as usual."""
+    with fast_app(db_url) as client:
+        _, _, last = play_to_the_end(client, seed=4)
+        assert not last[0]["table"]["abandoned"]
+    with Session(create_engine(db_url)) as session:
+        game = session.scalars(select(GameRow)).one()
+        assert game.finished and not game.abandoned and game.winner is not None

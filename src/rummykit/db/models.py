@@ -46,6 +46,9 @@ class GameRow(Base):
     finished: Mapped[bool] = mapped_column(Boolean)
     winner: Mapped[int | None] = mapped_column(Integer, nullable=True)
     deals: Mapped[int] = mapped_column(Integer)
+    abandoned: Mapped[bool] = mapped_column(Boolean, server_default=false())
+    """A match the computer players finished after every person had left (web games): it
+    is stored unfinished, won and lost by nobody."""
     record: Mapped[str | None] = mapped_column(Text, nullable=True)
     seats: Mapped[list[SeatRow]] = relationship(back_populates="game", cascade="all")
 
@@ -106,6 +109,9 @@ class TableRow(Base):
     """The level of the computer player that plays for a person who is away."""
     ended_by: Mapped[int | None] = mapped_column(Integer, nullable=True)
     """The seat whose person left, when the others chose to end the match then."""
+    abandoned: Mapped[bool] = mapped_column(Boolean, server_default=false())
+    """Every person had left when the match ended: the stand-ins played it to its end, and
+    it counts for nobody."""
     seats: Mapped[list[TableSeatRow]] = relationship(
         back_populates="table", cascade="all", order_by="TableSeatRow.seat")
     actions: Mapped[list[ActionRow]] = relationship(

@@ -218,6 +218,9 @@ class Table:
     """The others' choices about the last to leave: True to end the match."""
     ended_by: int | None = None
     """The seat whose leaving ended the match (the others chose so), if it ended so."""
+    abandoned: bool = False
+    """Every person had left (the stand-in played each person's seat) when the match
+    ended: it counts for nobody (:meth:`Hub.nobody_played`)."""
     chat: list[dict[str, Any]] = field(default_factory=list)
     """The last CHAT_KEPT chat messages (seat, name, text, time), oldest first."""
     gone_at: dict[int, float] = field(default_factory=dict)
@@ -398,7 +401,7 @@ class Hub:
             status=row.status, match=match, previous=row.previous, next_table=row.next_table,
             key_hashes=[s.key_hash for s in seats], creator_hash=row.creator_hash,
             turn_timer=row.turn_timer, standin=row.standin or STANDIN, listed=row.public,
-            ended_by=row.ended_by,
+            ended_by=row.ended_by, abandoned=row.abandoned,
             standing=[s.away for s in seats], away=[s.away for s in seats],
         )
         for action in sorted(row.actions, key=lambda a: a.seq):
@@ -467,6 +470,7 @@ class Hub:
         for table in unfinished:
             log.warning("table %s: its match was over but not recorded; recording it now",
                         table.id)
+            table.abandoned = self.nobody_played(table)
             self._save_finish(table)
             table.status = "finished"
         return restored
@@ -1256,6 +1260,7 @@ class Hub:
         self._played(table, seat, seq, str(action))
         if table.match.is_over:
             table.status = "finished"
+            table.abandoned = self.nobody_played(table)
             await self._write(self._save_finish, table)
         self._arm_timer(table)
 
@@ -1282,6 +1287,14 @@ class Hub:
                                             "seat": seat, "text": text})
             session.commit()
 
+    @staticmethod
+    def nobody_played(table: Table) -> bool:
+        """Whether every person at ``table`` has left it: the stand-in plays each person's
+        seat (handed over, out of time or not connected). A match that ends so was decided
+        by the computer players alone, and is recorded as abandoned."""
+        return all(table.standing[s] for s in range(table.players)
+                   if table.kinds[s] == "person")
+
     def _save_finish(self, table: Table) -> None:
         store = Store(engine=self.engine)
         levels = table.levels
@@ -1292,13 +1305,14 @@ class Hub:
                 for s in range(table.players)]
         game_id = store.add_match(table.match, table.kinds, names=players, source="web",
                                   record=records.dumps(records.from_match(table.match)),
-                                  keys=keys)
+                                  keys=keys, abandoned=table.abandoned)
         with Session(self.engine) as session:
             row = session.get(TableRow, table.id)
             assert row is not None
             row.status = "finished"
             row.game_id = game_id
             row.ended_by = table.ended_by
+            row.abandoned = table.abandoned
             session.commit()
 
     @staticmethod
@@ -1557,6 +1571,7 @@ class Hub:
                     await self._catch_up(table)
                 if table.match.is_over and table.status == "playing":
                     table.status = "finished"  # (its bookkeeping is under way there)
+                    table.abandoned = self.nobody_played(table)
                 self._arm_timer(table)
         await self.broadcast(table)
         self._schedule_bot(table)
@@ -1608,6 +1623,7 @@ class Hub:
             table.status = "finished"
         table.next_table = row["next_table"]
         table.ended_by = row["ended_by"]
+        table.abandoned = row["abandoned"]
         table.listed = row["listed"]
         if table.status != "playing":
             table.left, table.votes = [], {}
@@ -1627,7 +1643,7 @@ class Hub:
                 .order_by(ActionRow.seq)).all()
             return {
                 "status": row.status, "next_table": row.next_table,
-                "ended_by": row.ended_by, "listed": row.public,
+                "ended_by": row.ended_by, "abandoned": row.abandoned, "listed": row.public,
                 "seats": [{"name": s.name, "joined": s.joined, "key_hash": s.key_hash,
                            "token_hash": s.token_hash, "away": s.away}
                           for s in sorted(row.seats, key=lambda s: s.seat)],
@@ -1670,6 +1686,7 @@ class Hub:
                 "left": table.left,
                 "votes": {str(s): end for s, end in table.votes.items()},
                 "ended_by": table.ended_by,
+                "abandoned": table.abandoned,
                 "timer": table.turn_timer,
                 "standin": table.standin,
                 "time_left": self._time_left(table),

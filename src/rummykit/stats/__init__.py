@@ -82,6 +82,7 @@ class Store:
         results: Sequence[DealResult], totals: Sequence[int], winner: int | None,
         finished: bool, unit: str = "match", source: str = "play", record: str | None = None,
         played: Sequence[int] | None = None, keys: Sequence[str | None] | None = None,
+        abandoned: bool = False,
     ) -> int:
         """Store one game and return its id.
 
@@ -96,7 +97,7 @@ class Store:
             created_at=datetime.now(UTC), source=source, unit=unit, rules=str(rules),
             preset=rules.preset_name, scoring=rules.scoring, players=len(names),
             finished=finished, winner=winner,
-            deals=len(results), record=record,
+            deals=len(results), record=record, abandoned=abandoned,
         )
         for seat, (name, kind) in enumerate(zip(names, kinds, strict=True)):
             game.seats.append(SeatRow(
@@ -116,16 +117,19 @@ class Store:
     def add_match(
         self, match: Match, kinds: Sequence[str], *, names: Sequence[str] | None = None,
         source: str = "play", record: str | None = None,
-        keys: Sequence[str | None] | None = None,
+        keys: Sequence[str | None] | None = None, abandoned: bool = False,
     ) -> int:
-        """Store a match (``names`` default to the match's: a bot's level goes here)."""
+        """Store a match (``names`` default to the match's: a bot's level goes here). An
+        ``abandoned`` match (the computer players finished it after every person had left)
+        is stored unfinished: nobody won or lost it."""
         results = [d.result for d in match.finished if d.result is not None]
         played = [sum(1 for d in match.finished if d.active[seat])
                   for seat in range(match.players)]
         return self.add_game(
             rules=match.rules, names=list(names or match.names), kinds=kinds, results=results,
-            totals=match.totals, winner=match.winner, finished=match.is_over, source=source,
-            record=record, played=played, keys=keys,
+            totals=match.totals, winner=None if abandoned else match.winner,
+            finished=match.is_over and not abandoned, source=source, record=record,
+            played=played, keys=keys, abandoned=abandoned,
         )
 
     # -- reading -------------------------------------------------------------------

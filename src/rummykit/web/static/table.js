@@ -293,6 +293,7 @@ function statusText() {
     return t("status.waiting", { names: missing.join(", ") });
   }
   if (v.match_over) {
+    if (tb.abandoned) return t("status.abandoned");
     return v.match_winner === null ? t("status.over_tie") : t("status.over", { name: nameOf(v.match_winner) });
   }
   if (tb.ended_by !== null && tb.ended_by !== undefined) return t("status.ended_left", { name: nameOf(tb.ended_by) });
@@ -878,8 +879,10 @@ function summaries() {
     shownMatchEnd = true;
     const result = v.match_over ? v.deal_result : null;
     body.replaceChildren(el("h2", { text: endedEarly ? t("status.ended_left", { name: names[tb.ended_by] })
+        : tb.abandoned ? t("status.abandoned")
         : v.match_winner === null ? t("match.tie") : t("match.winner", { name: names[v.match_winner] }) }),
-      el("p", { class: "match-end", text: endedEarly ? t("match.ended_left", { name: names[tb.ended_by] }) : matchEndText() }));
+      el("p", { class: "match-end", text: endedEarly ? t("match.ended_left", { name: names[tb.ended_by] })
+        : tb.abandoned ? t("match.abandoned") : matchEndText() }));
     if (result) {
       body.append(el("p", { text: dealEndText(result, names) }));
       body.append(handTable(names, v.revealed_hands, result.points, v.totals, tb.melded), hintsLine(v.deal_number));
