@@ -156,6 +156,42 @@ def test_the_creator_gives_an_absent_seat_a_new_link(client: TestClient) -> None
                        json={"key": ANN_KEY}).json()["code"] == "not-creator"
 
 
+def test_no_new_link_for_a_person_playing_the_match(client: TestClient) -> None:
+    """While Bob reloads his page mid-match (briefly not connected), the maker cannot take
+    his seat with a new link; once he hands the seat over, or has been away long enough,
+    the maker can."""
+    table_id, tokens = created(client, TWO, key=ANN_KEY)
+    link = f"/api/tables/{table_id}/seats/1/link"
+    with ws(client, table_id, token=tokens[0], key=ANN_KEY) as ann:
+        Conn(ann, 0).view()
+        with ws(client, table_id, token=tokens[1], key=BOB_KEY) as bob:
+            assert Conn(bob, 1).until(lambda m: m["table"]["status"] == "playing")
+        # Bob's page is reloading: his seat is his.
+        busy = client.post(link, json={"key": ANN_KEY})
+        assert busy.status_code == 409 and busy.json()["code"] == "seat-in-play"
+        assert busy.json()["params"]["name"] == "Bob"
+        with ws(client, table_id, seat=1, key=BOB_KEY) as bob:  # he is back
+            Conn(bob, 1).view()
+        # Away for long enough (the limit made short here), the seat may be given anew.
+        client.app.state.hub.link_absence = 0.0
+        assert client.post(link, json={"key": ANN_KEY}).status_code == 200
+
+
+def test_a_new_link_for_a_person_who_handed_the_seat_over(client: TestClient) -> None:
+    table_id, tokens = created(client, TWO, key=ANN_KEY)
+    link = f"/api/tables/{table_id}/seats/1/link"
+    with ws(client, table_id, token=tokens[0], key=ANN_KEY) as ann:
+        Conn(ann, 0).view()
+        with ws(client, table_id, token=tokens[1], key=BOB_KEY) as bob:
+            conn = Conn(bob, 1)
+            conn.until(lambda m: m["table"]["status"] == "playing")
+            conn.send({"type": "away"})
+            conn.until(lambda m: m["table"]["seats"][1]["away"])
+        answer = client.post(link, json={"key": ANN_KEY})
+        assert answer.status_code == 200, answer.text
+        assert refused(client, table_id, seat=1, key=BOB_KEY)[0]["code"] == "seat-link"
+
+
 def test_a_new_link_closes_a_connection_that_came_with_the_old_one(
         client: TestClient) -> None:
     table_id, tokens = created(client, TWO, key=ANN_KEY)

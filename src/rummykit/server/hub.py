@@ -89,6 +89,11 @@ TRANSFER_TIME = 600.0
 TRANSFER_ALPHABET = "ABCDEFGHJKMNPQRSTVWXYZ23456789"
 """The letters of a transfer code (none that reads like another: no I, L, O, U, 0, 1)."""
 
+LINK_ABSENCE = 600.0
+"""Seconds a person must have been away from a match in play (no connection) before the
+table's maker may give their seat a new link; one who handed the seat over may be
+replaced at once."""
+
 CHAT_LENGTH = 300
 """The longest chat message, in characters."""
 
@@ -134,7 +139,7 @@ class HubError(ValueError):
     one of the table's own: ``"notation"`` for an action not written in the notation,
     ``"game-waiting"``, ``"hint-not-playing"``, ``"hint-not-your-turn"``, ``"hint-busy"``,
     ``"rate"``; for seats: ``"seat-claimed"``, ``"seat-link"``, ``"not-creator"``,
-    ``"no-link"``, ``"seat-in-use"``, ``"bad-key"``, ``"not-listed"``; and
+    ``"no-link"``, ``"seat-in-use"``, ``"seat-in-play"``, ``"bad-key"``, ``"not-listed"``; and
     ``"spectator"`` for a spectator who tries to act; ``"chat-empty"``, ``"chat-long"``,
     ``"chat-text"`` for a chat message; ``"bad-code"`` for a transfer code; ``"no-vote"``
     for a choice after someone left, ``"not-in-play"``; ``"stale"`` for an action that
@@ -322,6 +327,9 @@ class Hub:
         self.summary_wait = summary_wait
         self.retry_delay = RETRY_FIRST
         """Seconds before a failed bot turn is tried again (doubling up to RETRY_MAX)."""
+        self.link_absence = LINK_ABSENCE
+        """Seconds of absence from a match in play before a seat may get a new link (less
+        only for tests)."""
         self.think = think
         """Seconds the master thinks over each decision where its level names none, and
         the most a seat may ask for."""
@@ -776,8 +784,10 @@ class Hub:
     async def new_link(self, table: Table, seat: int, creator_key: str | None) -> str:
         """A new link for ``seat``, asked by the browser that made the table: the old
         link no longer opens the seat, and the seat is unclaimed again. Only for a seat
-        whose person is not here (unclaimed, or claimed by someone who left): nobody is
-        put out of a game they are playing."""
+        whose person is not here, and once the match has started only for one who left
+        it: they handed the seat to the stand-in, or have not been connected for
+        :data:`LINK_ABSENCE` seconds. Nobody is put out of a game they are playing, nor
+        while they reload a page."""
         if table.creator_hash is None or not good_key(creator_key) or not (
                 secrets.compare_digest(table.creator_hash, token_hash(creator_key or ""))):
             raise HubError("only the browser that made the table may issue its links", 403,
@@ -790,6 +800,12 @@ class Hub:
                 raise HubError(f"{table.names[seat]} is at the table now: their seat keeps "
                                "its link", 409, code="seat-in-use",
                                params={"name": table.names[seat]})
+            if table.status == "playing" and not self._left_the_match(table, seat):
+                minutes = max(1, round(self.link_absence / 60))
+                raise HubError(f"{table.names[seat]} is playing this match: their seat gets a "
+                               f"new link only once they leave it, or after {minutes} "
+                               "minutes away", 409, code="seat-in-play",
+                               params={"name": table.names[seat], "minutes": minutes})
             token = secrets.token_urlsafe(24)
             digest = token_hash(token)
             await self._write(self._save_seat, table.id, seat,
@@ -801,6 +817,15 @@ class Hub:
         await self.announce(table, "kick", seat=seat, reason="revoked")
         await self.send_presence(table)
         return f"/t/{table.id}?token={token}"
+
+    def _left_the_match(self, table: Table, seat: int) -> bool:
+        """Whether ``seat``'s person has left the match in play: handed the seat over, or
+        not connected for :attr:`link_absence` seconds."""
+        if table.away[seat]:
+            return True
+        gone = table.gone_at.get(seat)
+        return (gone is not None and not table.connected(seat)
+                and asyncio.get_running_loop().time() - gone >= self.link_absence)
 
     async def kick(self, table: Table, send: Send, reason: str) -> None:
         """Close one connection, saying why (``"replaced"``: the same browser opened the
