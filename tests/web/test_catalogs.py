@@ -80,7 +80,8 @@ def test_every_code_a_page_can_receive_has_a_text() -> None:
         | {f"refusal.{code}" for code in ("notation", "game-waiting", "hint-not-playing",
                                            "hint-not-your-turn", "hint-busy", "rate", "spectator",
                                            "seat-claimed", "seat-link", "not-creator",
-                                           "no-link", "seat-in-use", "seat-in-play", "bad-key",
+                                           "no-link", "seat-in-use", "seat-in-play", "one-seat",
+                                           "bad-key",
                                            "not-listed", "chat-empty", "chat-long",
                                            "chat-text", "bad-code", "no-vote",
                                            "not-in-play", "stale")}

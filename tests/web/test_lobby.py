@@ -101,6 +101,7 @@ def test_no_seat_is_taken_from_the_lobby_once_the_game_is_on(client: TestClient)
         Conn(ann, 0).view()
         Conn(bob, 1).view()
     assert lobby(client)[0]["status"] == "playing"
+    client.app.state.hub.link_absence = 0.0  # Bob has been away long enough
     assert client.post(f"/api/tables/{table_id}/seats/1/link",
                        json={"key": OTHER}).status_code == 200
     assert [s["free"] for s in lobby(client)[0]["seats"]] == [False, False]

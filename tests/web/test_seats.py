@@ -192,6 +192,26 @@ def test_a_new_link_for_a_person_who_handed_the_seat_over(client: TestClient) ->
         assert refused(client, table_id, seat=1, key=BOB_KEY)[0]["code"] == "seat-link"
 
 
+def test_a_browser_with_a_seat_does_not_take_another(client: TestClient) -> None:
+    """One person, one hand: the maker (who has Ann's seat) opening Bob's link by mistake
+    is refused, and Bob's link still opens his seat for him; so is a lobby seat taken by a
+    browser that already took one."""
+    table_id, tokens = created(client, TWO, key=ANN_KEY)
+    message, code = refused(client, table_id, token=tokens[1], key=ANN_KEY)
+    assert code == 4403 and message["code"] == "one-seat"
+    assert message["params"] == {"name": "Bob", "mine": "Ann"}
+    with ws(client, table_id, token=tokens[1], key=BOB_KEY) as bob:
+        assert Conn(bob, 1).view()["view"]["seat"] == 1
+    response = client.post("/api/tables", json={
+        "rules": "classic", "public": True, "key": ANN_KEY,
+        "seats": [person("Ann"), person("Bob"), person("Cid")]})
+    lobby_table = response.json()["id"]
+    assert client.post(f"/api/tables/{lobby_table}/seats/1/take",
+                       json={"key": EVE_KEY}).status_code == 200
+    twice = client.post(f"/api/tables/{lobby_table}/seats/2/take", json={"key": EVE_KEY})
+    assert twice.status_code == 403 and twice.json()["code"] == "one-seat"
+
+
 def test_a_new_link_closes_a_connection_that_came_with_the_old_one(
         client: TestClient) -> None:
     table_id, tokens = created(client, TWO, key=ANN_KEY)

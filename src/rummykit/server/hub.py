@@ -139,7 +139,8 @@ class HubError(ValueError):
     one of the table's own: ``"notation"`` for an action not written in the notation,
     ``"game-waiting"``, ``"hint-not-playing"``, ``"hint-not-your-turn"``, ``"hint-busy"``,
     ``"rate"``; for seats: ``"seat-claimed"``, ``"seat-link"``, ``"not-creator"``,
-    ``"no-link"``, ``"seat-in-use"``, ``"seat-in-play"``, ``"bad-key"``, ``"not-listed"``; and
+    ``"no-link"``, ``"seat-in-use"``, ``"seat-in-play"``, ``"one-seat"``, ``"bad-key"``,
+    ``"not-listed"``; and
     ``"spectator"`` for a spectator who tries to act; ``"chat-empty"``, ``"chat-long"``,
     ``"chat-text"`` for a chat message; ``"bad-code"`` for a transfer code; ``"no-vote"``
     for a choice after someone left, ``"not-in-play"``; ``"stale"`` for an action that
@@ -755,7 +756,8 @@ class Hub:
         """The browser with ``key`` opened ``seat``'s link (``token``, checked again here:
         the link may have been replaced meanwhile): an unclaimed seat becomes its own
         (stored). True if it claimed the seat now; a seat claimed by another browser
-        meanwhile is refused (403)."""
+        meanwhile is refused (403), and so is a browser that has another seat here.
+        """
         async with table.lock:
             await self._fresh(table)
             if token is not None and table.seat_of(token) != seat:
@@ -767,6 +769,15 @@ class Hub:
                 raise HubError("this seat belongs to the browser that opened its link "
                                "first; ask whoever made the table for a new link", 403,
                                code="seat-claimed")
+            mine = next((s for s in range(table.players) if table.owns(s, key)), None)
+            if mine is not None:
+                # One person, one hand: a browser that has a seat here does not take
+                # another's (the maker opening a friend's link by mistake, say).
+                raise HubError(f"this browser has a seat at this table already "
+                               f"({table.names[mine]}'s): this link is for "
+                               f"{table.names[seat]}, send it to them", 403,
+                               code="one-seat", params={"name": table.names[seat],
+                                                        "mine": table.names[mine]})
             digest = token_hash(key)
             await self._write(self._save_seat, table.id, seat, {"key_hash": digest})
             table.key_hashes[seat] = digest

@@ -92,6 +92,7 @@ function receive(message) {
     if (!state) document.getElementById("status").textContent = refusalText(message);
     if (message.code === "seat-claimed") showNotice(t("notice.claimed"), false);
     if (message.code === "seat-link") showNotice(t("notice.no_seat"), false);
+    if (message.code === "one-seat") showNotice(refusalText(message), false);
     return;
   }
   if (message.type === "closed") { closedFor = message.reason; return; }
