@@ -37,6 +37,8 @@ from rummykit.melds import laid_points
 from rummykit.names import printable_name
 from rummykit.rules import Rules
 from rummykit.server.bus import HEARTBEAT, Bus, LocalBus
+from rummykit.server.transfers import LIFETIME as TRANSFER_LIFETIME
+from rummykit.server.transfers import TransferCodes
 from rummykit.stats import Store
 from rummykit.views import public_view, view
 
@@ -83,11 +85,8 @@ on their turn before the stand-in plays it (seconds; less where the timer is les
 STANDIN = "expert"
 """The computer player that stands in for a person, unless the table chose another."""
 
-TRANSFER_TIME = 600.0
+TRANSFER_TIME = TRANSFER_LIFETIME
 """Seconds a code that carries a player's key to another device stays good."""
-
-TRANSFER_ALPHABET = "ABCDEFGHJKMNPQRSTVWXYZ23456789"
-"""The letters of a transfer code (none that reads like another: no I, L, O, U, 0, 1)."""
 
 LINK_ABSENCE = 600.0
 """Seconds a person must have been away from a match in play (no connection) before the
@@ -335,9 +334,8 @@ class Hub:
         """Seconds the master thinks over each decision where its level names none, and
         the most a seat may ask for."""
         self.tables: dict[str, Table] = {}
-        self.transfers: dict[str, tuple[str, float]] = {}
-        """One-time codes that carry a player's key to another device: code -> (key,
-        when it stops being good, monotonic time)."""
+        self.transfers = TransferCodes(TRANSFER_TIME)
+        """One-time codes that carry a player's key to another device."""
         self.broken: set[str] = set()
         """Tables found broken: refused at once, never rebuilt again."""
         self._loading: dict[str, asyncio.Lock] = {}
@@ -927,12 +925,7 @@ class Hub:
         """A one-time code for ``key``, good for TRANSFER_TIME seconds: another device
         that brings it gets the key (:meth:`redeem`), and with it this player's seats and
         results. A new code replaces the player's earlier one."""
-        now = time.monotonic()
-        for code, (held, until) in list(self.transfers.items()):
-            if held == key or until < now:
-                del self.transfers[code]
-        code = "".join(secrets.choice(TRANSFER_ALPHABET) for _ in range(8))
-        self.transfers[code] = (key, now + TRANSFER_TIME)
+        code = self.transfers.make(key)
         if self.bus.shared:
             self._later(self.announce(None, "transfer", code=code, key=key))
         return f"{code[:4]}-{code[4:]}"
@@ -941,13 +934,13 @@ class Hub:
         """The key a transfer code carries; the code is spent (404 if it is unknown,
         used or too old)."""
         wanted = "".join(ch for ch in code.upper() if ch.isalnum())
-        held = self.transfers.pop(wanted, None)
+        key = self.transfers.spend(wanted)
         if self.bus.shared:
             self._later(self.announce(None, "spent", code=wanted))
-        if held is None or held[1] < time.monotonic():
+        if key is None:
             raise HubError("this code is unknown, used already or too old: make a new one",
                            404, code="bad-code")
-        return held[0]
+        return key
 
     def tables_of(self, key: str, limit: int) -> list[dict[str, Any]]:
         """The tables where the browser with ``key`` claimed a seat, newest first: each
@@ -1506,11 +1499,10 @@ class Hub:
                     await self.refresh(table)
                 return
             if kind == "transfer":
-                self.transfers[str(message["code"])] = (str(message["key"]),
-                                                        time.monotonic() + TRANSFER_TIME)
+                self.transfers.heard(str(message["code"]), str(message["key"]))
                 return
             if kind == "spent":
-                self.transfers.pop(str(message["code"]), None)
+                self.transfers.spend(str(message["code"]))
                 return
             table_id = str(message.get("t"))
             held = self.tables.get(table_id)
