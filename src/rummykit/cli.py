@@ -129,6 +129,15 @@ def _parser() -> argparse.ArgumentParser:
                        "for tests and demonstrations)")
     serve.add_argument("--header-timeout", type=_seconds, default=10.0, metavar="S",
                        help="seconds a client has to send a request's headers")
+    serve.add_argument("--trust-proxy", metavar="ADDRESSES",
+                       default=os.environ.get("FORWARDED_ALLOW_IPS"),
+                       help="comma-separated addresses of the reverse proxies whose "
+                       "X-Forwarded-For names the visitor (default: FORWARDED_ALLOW_IPS, "
+                       "else none: every client is its own connection's address)")
+    serve.add_argument("--allowed-hosts", metavar="NAMES",
+                       help="comma-separated host names the server answers to (the Host "
+                       "header; '*' for any). Default: localhost, 127.0.0.1 and ::1 when "
+                       "serving on a loopback address, else any")
     serve.add_argument("--workers", type=int, default=1, metavar="N",
                        help="server processes; more than one needs a PostgreSQL database "
                        "(--db postgresql+psycopg://...)")
@@ -214,10 +223,17 @@ def _serve(args: argparse.Namespace) -> int:
     if not 1 <= args.workers <= 64:
         print("--workers is 1 to 64", file=sys.stderr)
         return 2
+    from rummykit.server.workers import allowed_hosts
+
+    hosts = allowed_hosts(args.allowed_hosts, args.host)
+    if hosts is None:
+        print("--allowed-hosts names hosts such as example.org,www.example.org (or '*')",
+              file=sys.stderr)
+        return 2
     options = {"database_url": args.db, "bot_delay": args.bot_delay,
                "allow_seed": args.allow_seed, "think": args.think,
                "api_docs": args.api_docs, "tables_per_client": args.tables_per_client,
-               "timer_unit": args.timer_unit}
+               "timer_unit": args.timer_unit, "allowed_hosts": hosts}
     if args.workers > 1:
         from rummykit.db import connect
         from rummykit.server.workers import serve_workers
@@ -237,17 +253,14 @@ def _serve(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             return 2
         return serve_workers(options, workers=args.workers, host=args.host, port=args.port,
-                             header_timeout=args.header_timeout)
+                             header_timeout=args.header_timeout,
+                             trusted_proxies=args.trust_proxy)
     try:
-        app = create_app(args.db, bot_delay=args.bot_delay, allow_seed=args.allow_seed,
-                         think=args.think, api_docs=args.api_docs,
-                         tables_per_client=args.tables_per_client,
-                         timer_unit=args.timer_unit)
+        app = create_app(**options)
     except (ArgumentError, OperationalError, ValueError) as err:
         print(f"cannot open the database: {str(err).splitlines()[0]}", file=sys.stderr)
         return 2
-    from rummykit.server.protocol import timely_protocol
-    from rummykit.server.workers import listen
+    from rummykit.server.workers import listen, server_config
 
     listener = listen(args.host, args.port)
     if listener is None:
@@ -260,8 +273,8 @@ def _serve(args: argparse.Namespace) -> int:
             if self.started:  # (listening now: the address works)
                 print(f"rummykit: open {address} in a browser", flush=True)
 
-    config = uvicorn.Config(app, log_level="warning", ws_max_size=65536,
-                            http=timely_protocol(args.header_timeout))
+    config = server_config(app, header_timeout=args.header_timeout,
+                           trusted_proxies=args.trust_proxy)
     with listener:
         Server(config).run(sockets=[listener])
     return 0

@@ -55,3 +55,5 @@ def test_codes_cannot_be_guessed_quickly(client: TestClient) -> None:
     answers = [client.post("/api/transfer/redeem", json={"code": f"AAAA-AAA{n}"}).status_code
                for n in range(12)]
     assert answers[:10] == [404] * 10 and answers[10:] == [429, 429]
+    again = client.post("/api/transfer/redeem", json={"code": "AAAA-AAAA"})
+    assert again.status_code == 429 and int(again.headers["retry-after"]) in range(1, 7)

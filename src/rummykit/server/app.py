@@ -12,9 +12,10 @@ import contextlib
 import html
 import json
 import logging
+import math
 import re
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
@@ -27,6 +28,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from rummykit import record as records
 from rummykit.bots import BOTS
@@ -233,6 +235,10 @@ class Bucket:
         self.tokens -= 1
         return True
 
+    def wait(self) -> int:
+        """Whole seconds until the next token (what a 429's ``Retry-After`` says)."""
+        return max(1, math.ceil((1 - self.tokens) / self.rate))
+
 
 def create_app(
     database_url: str | None = None, *, bot_delay: float = 0.6, allow_seed: bool = False,
@@ -240,6 +246,7 @@ def create_app(
     tables_per_client: int = TABLES_PER_CLIENT, timer_unit: float = 1.0,
     requests_per_client: tuple[float, float] = (REQUEST_RATE, REQUEST_BURST),
     shared: bool = False, heartbeat: float = HEARTBEAT,
+    allowed_hosts: Sequence[str] | None = None,
 ) -> FastAPI:
     """The app on the database at ``database_url`` (DATABASE_URL, or by default the
     SQLite file in the user's data directory).
@@ -254,7 +261,9 @@ def create_app(
     the HTTP requests one client address may make, a second and at once; ``shared``
     that other server processes serve the same (PostgreSQL) database: each hears what the
     others change (:mod:`rummykit.server.bus`), and says it lives every ``heartbeat``
-    seconds."""
+    seconds; ``allowed_hosts`` the host names the app answers to (the Host header; None
+    or ``["*"]``: any), so that a page of another site that renames itself to this
+    server's address ("DNS rebinding") reaches nothing."""
     engine = connect(database_url)
     try:
         bus = bus_for(engine, shared=shared)
@@ -281,6 +290,8 @@ def create_app(
 
     app.add_middleware(BodyLimit, limit_for=lambda path: MAX_RECORD if path == "/api/replay"
                        else MAX_BODY)
+    if allowed_hosts is not None and "*" not in allowed_hosts:
+        app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))
     openings: dict[str, Bucket] = {}
 
     asking: dict[str, Bucket] = {}
@@ -364,7 +375,10 @@ def create_app(
 
     @app.exception_handler(HubError)
     async def hub_error(request: Request, exc: HubError) -> JSONResponse:
-        return JSONResponse({"error": str(exc), **exc.details()}, status_code=exc.status)
+        headers = (None if exc.retry_after is None
+                   else {"Retry-After": str(exc.retry_after)})
+        return JSONResponse({"error": str(exc), **exc.details()}, status_code=exc.status,
+                            headers=headers)
 
     @app.get("/api/presets")
     async def presets() -> dict[str, Any]:
@@ -397,7 +411,7 @@ def create_app(
                            "later", 503)
         if not bucket.take():
             raise HubError(f"at most {tables_per_client} new tables in ten minutes from one "
-                           "place: try again later", 429)
+                           "place: try again later", 429, retry_after=bucket.wait())
         if len(openings) > 10 * MAX_OPEN_TABLES:
             openings.clear()  # forget old clients rather than grow without end
         if body.seed is not None and not allow_seed:
@@ -484,7 +498,8 @@ def create_app(
         if len(redeeming) > 10_000:
             redeeming.clear()
         if not bucket.take():
-            raise HubError("too many tries: wait a minute", 429, code="rate")
+            raise HubError("too many tries: wait a minute", 429, code="rate",
+                           retry_after=bucket.wait())
         return {"key": hub.redeem(body.code)}
 
     @app.post("/api/mine")

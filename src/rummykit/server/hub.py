@@ -147,9 +147,12 @@ class HubError(ValueError):
     can say it in its own language; other refusals have no code."""
 
     def __init__(self, message: str, status: int = 400, *, code: str | None = None,
-                 params: Mapping[str, object] | None = None) -> None:
+                 params: Mapping[str, object] | None = None,
+                 retry_after: int | None = None) -> None:
         super().__init__(message)
         self.status = status
+        self.retry_after = retry_after
+        """For a refusal of too many requests (429): the seconds to wait."""
         self.code = code
         self.params: dict[str, object] = dict(params) if params else {}
 

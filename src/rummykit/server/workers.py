@@ -15,6 +15,7 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import re
 import signal
 import socket
 import sys
@@ -32,7 +33,43 @@ RESTART_PAUSE = 1.0
 is not restarted in a tight loop)."""
 
 
-def _worker(options: dict[str, Any], listener: socket.socket, header_timeout: float) -> None:
+LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "::1"]
+"""The host names a server on a loopback address answers to by default (a page of another
+site that renames itself to 127.0.0.1, "DNS rebinding", is refused)."""
+
+
+def allowed_hosts(names: str | None, host: str) -> list[str] | None:
+    """The host names to answer to: ``names`` (comma-separated, ``*`` for any), or by
+    default :data:`LOOPBACK_HOSTS` for a server on a loopback ``host``, else any. None
+    where ``names`` is not a list of host names."""
+    if names is None:
+        loopback = host in ("localhost", "::1") or host.startswith("127.")
+        return [*LOOPBACK_HOSTS, host] if loopback else ["*"]
+    parts = [part.strip().lower() for part in names.split(",")]
+    shape = re.compile(r"(\*|(\*\.)?[a-z0-9]([a-z0-9.-]*[a-z0-9])?|[0-9a-f:]+)")
+    if not all(shape.fullmatch(part) for part in parts) or not parts:
+        return None
+    return parts
+
+
+def server_config(app: Any, *, header_timeout: float,
+                  trusted_proxies: str | None = None) -> Any:
+    """uvicorn's configuration of the app: warnings only in the log, WebSocket messages
+    of 64 KiB at most, the request-header deadline, and ``X-Forwarded-For`` believed only
+    from ``trusted_proxies`` (comma-separated addresses; none by default, so a client
+    cannot give itself fresh per-address limits with a made-up header)."""
+    import uvicorn
+
+    from rummykit.server.protocol import timely_protocol
+
+    return uvicorn.Config(app, log_level="warning", ws_max_size=65536,
+                          http=timely_protocol(header_timeout),
+                          proxy_headers=bool(trusted_proxies),
+                          forwarded_allow_ips=trusted_proxies or "")
+
+
+def _worker(options: dict[str, Any], listener: socket.socket, header_timeout: float,
+            trusted_proxies: str | None) -> None:
     """One worker process: the app on the shared socket."""
     # Ctrl-C reaches every process of the terminal: the parent stops the workers (a
     # worker still starting would otherwise die with a traceback); uvicorn, once it runs,
@@ -43,11 +80,10 @@ def _worker(options: dict[str, Any], listener: socket.socket, header_timeout: fl
     import uvicorn
 
     from rummykit.server.app import create_app
-    from rummykit.server.protocol import timely_protocol
 
     app = create_app(**options, shared=True)
-    config = uvicorn.Config(app, log_level="warning", ws_max_size=65536,
-                            http=timely_protocol(header_timeout))
+    config = server_config(app, header_timeout=header_timeout,
+                           trusted_proxies=trusted_proxies)
     with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C: stopped, as it was asked to
         uvicorn.Server(config).run(sockets=[listener])
 
@@ -78,7 +114,7 @@ def listen(host: str, port: int) -> socket.socket | None:
 
 
 def serve_workers(options: dict[str, Any], *, workers: int, host: str, port: int,
-                  header_timeout: float) -> int:
+                  header_timeout: float, trusted_proxies: str | None = None) -> int:
     """Serve ``create_app(**options)`` from ``workers`` processes on ``host:port`` until
     Ctrl-C or SIGTERM; return the exit status."""
     listener = listen(host, port)
@@ -91,7 +127,8 @@ def serve_workers(options: dict[str, Any], *, workers: int, host: str, port: int
     context = multiprocessing.get_context("spawn")
 
     def start() -> BaseProcess:
-        process = context.Process(target=_worker, args=(options, listener, header_timeout),
+        process = context.Process(target=_worker, args=(options, listener, header_timeout,
+                                                             trusted_proxies),
                                   name="rummykit-worker", daemon=False)
         process.start()
         return process
