@@ -21,6 +21,7 @@ from rummykit.server.app import create_app
 
 from ._support import ActionLog, Shadow, card_words, person
 from .test_api import RULES, SEED, Conn, create, seated
+from .test_spectators import Watcher
 
 pytestmark = [pytest.mark.timeout(120),
               pytest.mark.filterwarnings("ignore::DeprecationWarning")]
@@ -339,3 +340,29 @@ def test_no_undo_when_other_people_have_seen_it(client: TestClient) -> None:
         conns[1].send({"type": "undo"})
         assert recv_type(conns[1], "error")["code"] == "undo-seen"
         conns[0].quiet(0.1)
+
+
+def test_no_undo_when_a_spectator_has_seen_it(client: TestClient) -> None:
+    """A spectator sees each action at once, as people do: while anyone watches, a meld
+    is not taken back (nobody may have seen it)."""
+    rules = "one-deal"
+    seed = meld_seed(rules)
+    table_id, tokens = create(client, [{"kind": "bot", "name": "Bob", "level": "greedy"},
+                                       person("Ann")], rules=rules, seed=seed)
+    shadow = Shadow(rules, ["Bob", "Ann"], seed)
+    with client.websocket_connect(f"/ws/{table_id}?token={tokens[1]}") as ws, \
+            client.websocket_connect(f"/ws/{table_id}?watch=1") as watching:
+        conn = Conn(ws, 1)
+        conn.view()
+        spectator = Watcher(watching, 0)
+        spectator.view()
+        conn.act("draw stock")
+        shadow.apply("draw stock")
+        conn.until(lambda m: m["table"]["seq"] == 1)
+        meld = next(str(a) for a in shadow.deal.legal_actions() if a.kind == "meld")
+        conn.act(meld)
+        assert conn.until(lambda m: m["table"]["seq"] == 2)["table"]["undo"] is False
+        seen = spectator.until(lambda m: m["table"]["seq"] == 2)
+        assert seen["view"]["table"]  # the spectator sees the meld
+        conn.send({"type": "undo"})
+        assert recv_type(conn, "error")["code"] == "undo-seen"

@@ -160,8 +160,13 @@ class TakeIn(BaseModel):
     name: str | None = Field(default=None, max_length=40)
 
 
-class BodyTooLarge(Exception):
-    pass
+class BodyTooLarge(StarletteHTTPException):
+    """A body that grew past its limit while it was read: an HTTP error (413), so that
+    a route reading the body (FastAPI parsing a JSON body turns other errors into 400)
+    answers 413 like the middleware does."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(413, f"the request is too large (at most {limit} bytes)")
 
 
 class BodyLimit:
@@ -192,7 +197,7 @@ class BodyLimit:
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > limit:
-                    raise BodyTooLarge
+                    raise BodyTooLarge(limit)
             return message
 
         async def watched(message: Any) -> None:

@@ -1230,9 +1230,10 @@ class Hub:
 
     async def undo(self, table: Table, seat: int) -> None:
         """Take back ``seat``'s last meld or lay-off of this turn, where nobody else has
-        seen it: every other seat is a computer player (people see each action at once,
-        so at a table with other people there is no undo). A draw is never taken back (a
-        card from the stock was seen) nor a discard (it ended the turn). The action is
+        seen it: every other seat is a computer player and nobody watches (people and
+        spectators see each action at once, so with them there is no undo). A draw is
+        never taken back (a card from the stock was seen) nor a discard (it ended the
+        turn). The action is
         deleted from the database and the match replayed without it: the position is
         the one before it, the stock in the same order."""
         async with table.lock:
@@ -1743,8 +1744,9 @@ class Hub:
         if deal.to_move != seat or not moves or moves[-1][0] != seat or (
                 moves[-1][1].kind not in ("meld", "layoff")) or table.standing[seat]:
             return "undo-nothing"  # (nor what the stand-in played)
-        if any(kind == "person" for s, kind in enumerate(table.kinds) if s != seat):
-            return "undo-seen"
+        if any(kind == "person" for s, kind in enumerate(table.kinds) if s != seat) or (
+                table.watching()):
+            return "undo-seen"  # (spectators see each action at once too)
         return None
 
     @staticmethod
