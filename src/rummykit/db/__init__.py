@@ -50,7 +50,9 @@ def connect(url: str | None = None) -> Engine:
     url = database_url(url)
     if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
         Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
-    engine = create_engine(url, future=True)
+    # A pooled connection is tested before each use: after the database restarts, the
+    # first request gets a new connection instead of an error.
+    engine = create_engine(url, future=True, pool_pre_ping=True)
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
     migrate(engine)

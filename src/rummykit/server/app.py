@@ -108,6 +108,13 @@ MAX_FRAMES = 20_000
 """Steps of a record the replay viewer takes."""
 
 
+STORAGE_MESSAGE = ("the game's database is not answering just now: nothing was changed; try "
+                   "again in a moment")
+"""What a client hears while the database is down (code ``storage``)."""
+STORAGE_RETRY = 2
+"""Seconds a client is asked to wait then (``Retry-After``)."""
+
+
 class SeatIn(BaseModel):
     kind: str = Field(pattern="^(person|bot)$")
     name: str = Field(min_length=1, max_length=40)
@@ -378,6 +385,31 @@ def create_app(
         return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code,
                             headers=getattr(exc, "headers", None))
 
+    @app.exception_handler(SQLAlchemyError)
+    async def storage_error(request: Request | WebSocket, exc: SQLAlchemyError
+                            ) -> Response | None:
+        # The database is not answering (restarting, unreachable, full): nothing was
+        # changed, and the client is told to try again soon, in JSON on the API and as a
+        # short page elsewhere; a live connection is told so and closed with 1013 ("try
+        # again later": the page reconnects). The log keeps one line, not a traceback.
+        log.warning("%s %s: the database did not answer (%s)",
+                    request.scope.get("method", "WebSocket"), request.url.path,
+                    type(exc).__name__)
+        if isinstance(request, WebSocket):
+            with contextlib.suppress(Exception):
+                await request.send_json({"type": "error", "message": STORAGE_MESSAGE,
+                                         "code": "storage", "params": {}})
+            with contextlib.suppress(Exception):
+                await request.close(code=1013)
+            return None
+        headers = {"Retry-After": str(STORAGE_RETRY)}
+        if request.url.path.startswith("/api/"):
+            return JSONResponse({"error": STORAGE_MESSAGE, "code": "storage", "params": {}},
+                                status_code=503, headers=headers)
+        return HTMLResponse(f"<!doctype html><meta charset=\"utf-8\"><title>rummykit</title>"
+                            f"<p>{html.escape(STORAGE_MESSAGE)}</p>\n", status_code=503,
+                            headers=headers)
+
     @app.exception_handler(HubError)
     async def hub_error(request: Request, exc: HubError) -> JSONResponse:
         headers = (None if exc.retry_after is None
@@ -455,7 +487,7 @@ def create_app(
     @app.get("/api/tables/{table_id}")
     async def table_state(table_id: str, who: Who) -> dict[str, Any]:
         async with using(table_id) as table:
-            return hub.state_for(table, seat_or_403(table, who))
+            return await hub.current_state(table, seat_or_403(table, who))
 
     @app.post("/api/tables/{table_id}/rematch")
     async def rematch(table_id: str, body: TokenIn) -> dict[str, Any]:
@@ -729,7 +761,7 @@ def create_app(
                 except (ValueError, RecursionError, AttributeError):
                     kind = None
                 if kind == "sync":
-                    await send(hub.state_for(table, None))
+                    await send(await hub.current_state(table, None))
                 elif kind != "ping":
                     await send({"type": "error", "code": "spectator",
                                 "message": "a spectator watches the table and cannot act"})
@@ -779,7 +811,7 @@ def create_app(
         if kind == "ping":
             return None
         if kind == "sync":
-            await send(hub.state_for(table, seat))
+            await send(await hub.current_state(table, seat))
             return None
         if kind == "undo":
             try:
@@ -840,7 +872,8 @@ def create_app(
         except SQLAlchemyError:
             # Nothing was played (an action is stored before it is applied): say so and
             # keep the connection, so the player can try again.
-            log.exception("table %s: an action could not be stored", table.id)
+            log.warning("table %s: an action could not be stored (the database did not "
+                        "answer)", table.id)
             return HubError("the game could not be saved just now (the database is not "
                             "answering): nothing was played; try again", code="storage")
         return None

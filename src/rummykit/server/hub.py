@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, selectinload
 
 from rummykit import record as records
@@ -1464,6 +1464,43 @@ class Hub:
                         if now - self.alive.get(p, 0.0) > 3 * self.heartbeat]
                 if gone:
                     await self._elsewhere(table, {p: None for p in gone})
+            await self._audit()
+
+    async def _audit(self) -> None:
+        """Compare each table that someone here watches or plays with what is stored, and
+        read again those that differ: an announcement lost while the database was away
+        leaves no table behind for longer than a heartbeat."""
+        here = {t.id: t for t in list(self.tables.values()) if t.here() and not t.stale}
+        if not here:
+            return
+        try:
+            stored = await asyncio.to_thread(self._stored_seqs, list(here))
+        except SQLAlchemyError:
+            return  # (the database is away: the next heartbeat looks again)
+        for table_id, table in here.items():
+            if stored.get(table_id, (table.seq, table.status))[0] != table.seq or (
+                    table.status != "finished"
+                    and stored.get(table_id, (0, table.status))[1] == "finished"):
+                log.warning("table %s was behind the database here; read again", table_id)
+                table.stale = True
+                with contextlib.suppress(SQLAlchemyError):
+                    await self.refresh(table)
+
+    def _stored_seqs(self, table_ids: list[str]) -> dict[str, tuple[int, str]]:
+        """For each of ``table_ids``: the number of its last stored action, and its
+        stored status."""
+        out: dict[str, tuple[int, str]] = {}
+        with Session(self.engine) as session:
+            for start in range(0, len(table_ids), 500):
+                chunk = table_ids[start:start + 500]
+                last = dict(session.execute(
+                    select(ActionRow.table_id, func.max(ActionRow.seq))
+                    .where(ActionRow.table_id.in_(chunk)).group_by(ActionRow.table_id)
+                ).tuples().all())
+                for table_id, status in session.execute(
+                        select(TableRow.id, TableRow.status).where(TableRow.id.in_(chunk))):
+                    out[table_id] = (last.get(table_id) or 0, status)
+        return out
 
     async def _tell_here(self, table: Table) -> None:
         seats = sorted(s for s, sends in table.sockets.items() if sends)
@@ -1499,8 +1536,14 @@ class Hub:
                         await self._tell_here(table)
                 return
             if kind == "resync":
+                # Heard again after a break: whatever was announced meanwhile is lost, so
+                # every table is read again before it is next shown or used here.
                 for table in list(self.tables.values()):
-                    await self.refresh(table)
+                    table.stale = True
+                for table in list(self.tables.values()):
+                    if table.here():
+                        with contextlib.suppress(SQLAlchemyError):
+                            await self.refresh(table)
                 return
             if kind == "transfer":
                 self.transfers.heard(str(message["code"]), str(message["key"]))
@@ -1552,6 +1595,13 @@ class Hub:
         except (KeyError, TypeError, ValueError, AttributeError):
             log.warning("an announcement of another process was not understood: %.200r",
                         message)
+        except SQLAlchemyError:
+            # The table could not be read again: it is read when next needed.
+            held = self.tables.get(str(message.get("t")))
+            if held is not None:
+                held.stale = True
+            log.warning("an announcement of another process could not be followed (the "
+                        "database did not answer)")
 
     async def _elsewhere(self, table: Table,
                          changes: dict[str, tuple[frozenset[int], int, float] | None]) -> None:
@@ -1683,6 +1733,15 @@ class Hub:
             }
 
     # -- what each seat hears ------------------------------------------------------
+
+    async def current_state(self, table: Table, seat: int | None) -> dict[str, Any]:
+        """:meth:`state_for` once ``table`` is up to date with the database (a ``sync``
+        asks for the table as it is, not as this process last heard of it)."""
+        if self.bus.shared or table.stale:
+            async with table.lock:
+                await self._fresh(table)
+                await self._current(table)
+        return self.state_for(table, seat)
 
     def state_for(self, table: Table, seat: int | None) -> dict[str, Any]:
         """Everything seat ``seat`` may see, with the table's public facts; for a
