@@ -130,7 +130,7 @@ def test_bad_input_is_refused_before_any_work(args: list[str], words: str, tmp_p
                                           "there is no directory no/such/dir"),
     (["--save", "."], "is a directory"),
     (["--bots", "random,,greedy", "--players", "4"], "a bot name is empty"),
-    (["--bots", "random,greedy,expert"], "--bots names 3 bots for 1 seats"),
+    (["--bots", "random,greedy,expert"], "--bots names 3 bots for 1 seat"),
     (["--db", "not a url"], "is not a database URL"),
     (["--resume", "missing.json"], "--resume missing.json: not a game to go on with"),
 ])
@@ -156,13 +156,24 @@ def test_simulate_save_into_a_directory_says_what_it_will_do(tmp_path: Path) -> 
     (games / "mine.txt").write_text("keep me")
     proc = rummykit("simulate", "--deals", "2", "--save", str(games), "--quiet", "--json")
     assert proc.returncode == 0, proc.stderr
-    assert (f"records go into {games}, which holds 1 files already: a record of the same "
+    assert (f"records go into {games}, which holds 1 file already: a record of the same "
             "name is replaced, the others are left") in proc.stderr
     assert (games / "mine.txt").read_text() == "keep me"
     assert len(list(games.glob("deal-*.json"))) == 2
-    fresh = rummykit("simulate", "--deals", "1", "--save", str(tmp_path / "new" / "games"),
+    fresh = rummykit("simulate", "--deals", "1", "--save", str(tmp_path / "new"),
                      "--quiet", "--json")
-    assert f"records go into {tmp_path / 'new' / 'games'} (made now)" in fresh.stderr
+    assert f"records go into {tmp_path / 'new'} (made now)" in fresh.stderr
+    assert len(list((tmp_path / "new").glob("deal-*.json"))) == 1
+
+
+@pytest.mark.parametrize("where", ["missing/a/b", "/proc/rummykit-games", "/proc/x/y"])
+def test_simulate_save_makes_only_the_last_level(where: str, tmp_path: Path) -> None:
+    """A directory that --save names is made, but never the chain above it: a typo must
+    not leave a tree of folders (nor, under /proc, a traceback)."""
+    proc = rummykit("simulate", "--deals", "1", "--save", where, "--quiet", "--json",
+                    cwd=tmp_path)
+    refused(proc, "cannot simulate: --save ")
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_simulate_csv_to_a_file(tmp_path: Path) -> None:

@@ -109,6 +109,28 @@ def test_ctrl_c_in_play_keeps_every_action(tmp_path: Path) -> None:
     assert deal.to_move == 0 and deal.phase == "draw"  # the bot's turn is there too
 
 
+def test_ctrl_c_in_play_stops_a_long_master_search_at_once(tmp_path: Path) -> None:
+    """A real SIGINT while a master bot thinks for 20 seconds ends ``play --plain`` within
+    a few, with the record of the actions played before the search (and no traceback)."""
+    save = tmp_path / "game.json"
+    proc = subprocess.Popen(
+        [str(RUMMYKIT), "play", "--plain", "--rules", "basic", "--seed", "4", "--save",
+         str(save), "--no-stats", "--bots", "master(think=20)"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        bufsize=1)
+    _wait_for(proc.stdout, "Type 'help'")
+    time.sleep(2)  # the bot moves first: well into its search now
+    assert proc.poll() is None
+    sent = time.perf_counter()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert time.perf_counter() - sent < 3
+    assert proc.returncode == 130
+    assert "Traceback" not in err
+    assert "Game stopped before its end." in out
+    assert record.replay(record.load(save)).mid_deal
+
+
 def test_resume_goes_on_from_the_middle_of_a_deal(tmp_path: Path) -> None:
     save = tmp_path / "game.json"
     first = LocalGame.start(rules="rummy500", players=3, seed=9, name="Ann",

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import inspect
+from sqlalchemy.exc import OperationalError
 
 from rummykit.db import connect
 from rummykit.db.models import Base
@@ -30,7 +32,15 @@ def test_connect_is_idempotent_and_versioned(tmp_path: Path) -> None:
             "alembic_version"} <= names
 
 
-def test_sqlite_file_directory_is_created(tmp_path: Path) -> None:
+def test_only_the_default_files_directory_is_made(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """rummykit's own data directory is made with its parents; the directory of a file
+    named by a URL is not (a typo in --db makes no chain of folders)."""
     target = tmp_path / "nested" / "dir" / "r.db"
-    connect(f"sqlite:///{target}").dispose()
-    assert target.exists()
+    with pytest.raises(OperationalError):
+        connect(f"sqlite:///{target}")
+    assert list(tmp_path.iterdir()) == []
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data" / "home"))
+    connect().dispose()
+    assert (tmp_path / "data" / "home" / "rummykit" / "rummykit.db").exists()

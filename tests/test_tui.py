@@ -8,17 +8,20 @@ from __future__ import annotations
 import asyncio
 import html
 import os
+import random
 import re
+import time
 from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
 
 from rummykit import record
+from rummykit.bots import make_bot
 from rummykit.cards import CARDS, Card
-from rummykit.session import LocalGame, pretty
+from rummykit.session import LocalGame, games_directory, pretty
 from rummykit.tui import RummyApp
-from rummykit.tui.app import Message
+from rummykit.tui.app import Confirm, Message
 
 CARD = re.compile(r"(?:10|[2-9AJQK])[♣♦♥♠]")
 
@@ -266,3 +269,167 @@ def test_a_hint_shows_its_cards_as_the_screen_does() -> None:
     assert with_symbols("take the QC from the pile: it completes QC QD QH") == (
         "take the Q♣ from the pile: it completes Q♣ Q♦ Q♥")
     assert with_symbols("KSA 2DX AS") == "KSA 2DX A♠"
+
+
+# -- leaving, a short terminal, a long search ---------------------------------------------
+
+
+def position_with_melds(players: int, melds: int) -> LocalGame:
+    """A basic game (no jokers) at the person's draw with ``melds`` melds on the table,
+    the person's moves the expert's."""
+    for seed in range(1, 200):
+        game = LocalGame.start(rules="basic", players=players, seed=seed, name="You",
+                               bots="expert", save=None)
+        me, rng = make_bot("expert"), random.Random(seed)
+        while not game.match.is_over and not game.match.finished:
+            if game.bot_to_move:
+                game.play_bot(game.bot_choice()[1])
+                continue
+            v = game.view()
+            if len(v.table) >= melds and v.phase == "draw":
+                return game
+            game.play(me.choose(v, rng))
+    raise AssertionError("no seed reached so many melds")
+
+
+def play_to_the_end(game: LocalGame, seed: int) -> None:
+    """Play the match to its end, the person's moves the expert's."""
+    me, rng = make_bot("expert"), random.Random(seed)
+    while not game.match.is_over:
+        if game.bot_to_move:
+            game.play_bot(game.bot_choice()[1])
+        else:
+            game.play(me.choose(game.view(), rng))
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_table_is_readable_at_80_by_24(players: int) -> None:
+    game = position_with_melds(players, 5)
+    table = game.view().table
+    assert not any(c.is_joker for meld in table for c in meld.cards)
+
+    async def play() -> None:
+        app = RummyApp(game, bot_delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            text = screen_text(app).replace(" ", "")
+            for meld in table:
+                cards = "".join(pretty(c) for c in meld.cards)
+                assert f"{meld.number}{cards}by" in text, (meld.number, cards)
+
+    run(play())
+
+
+def test_q_asks_before_leaving_and_keeps_the_match(tmp_path: Path) -> None:
+    """``q`` asks first (n plays on); yes leaves, and a game played without --save is
+    kept in the data directory, where the question and the app say."""
+    game = LocalGame.start(rules="basic", players=2, seed=4, name="Ann", bots="random",
+                           save=None)
+
+    async def play() -> None:
+        app = RummyApp(game, bot_delay=0)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("s")
+            await settle(pilot, app)
+            await pilot.press("q")
+            await pilot.pause()
+            assert isinstance(app.screen, Confirm)
+            question = screen_text(app)
+            assert "Leave the match?" in question
+            assert str(games_directory()) in question
+            await pilot.press("n")
+            await pilot.pause()
+            assert not isinstance(app.screen, Confirm)
+            assert app.is_running
+            await pilot.press("q")
+            await pilot.pause()
+            await pilot.press("y")
+        assert app.return_code == 0
+        assert game.save is not None and game.save.parent == games_directory()
+        assert app.kept is not None and str(game.save) in app.kept
+        kept = record.replay(record.load(game.save)).match
+        assert [str(a) for a in kept.deal.history] == [str(a) for a in game.match.deal.history]
+
+    run(play())
+
+
+def test_ctrl_c_stops_a_long_master_search_at_once(tmp_path: Path) -> None:
+    """Ctrl-C while a master bot thinks for 20 seconds leaves within a few: the search is
+    stopped, not waited for, and the bot's move cut short is not played."""
+    save = tmp_path / "game.json"
+    game = LocalGame.start(rules="basic", players=2, seed=4, name="Ann",
+                           bots="master(think=20)", save=str(save))
+    assert game.bot_to_move  # the bot moves first
+    before = 0
+    pressed = 0.0
+
+    async def play() -> None:
+        nonlocal pressed, before
+        app = RummyApp(game, bot_delay=0)
+        async with app.run_test(size=(120, 40)) as pilot:
+            for _ in range(200):
+                await asyncio.sleep(0.01)
+                if app.busy:
+                    break
+            assert app.busy
+            await asyncio.sleep(1)  # well into a search (a draw may be decided at once)
+            assert app.busy
+            before = len(game.match.deal.history)
+            pressed = time.perf_counter()
+            await pilot.press("ctrl+c")
+        assert app.return_code == 130
+
+    run(play())
+    assert time.perf_counter() - pressed < 3
+    assert len(game.match.deal.history) == before
+    assert len(record.load(save).deals[0].actions) == before
+
+
+def test_a_database_that_fails_at_the_end_is_told_and_the_record_kept(tmp_path: Path) -> None:
+    """The statistics cannot take the finished match (the file is not a database): the
+    app says so in one line (printed again on stderr when it closes, exit status 2) and
+    keeps the record in the data directory."""
+    bad = tmp_path / "bad.db"
+    bad.write_text("not a database\n" * 20)
+    game = LocalGame.start(rules="one-deal", players=2, seed=3, name="Ann", bots="random",
+                           save=None)
+    play_to_the_end(game, 3)
+
+    async def play() -> None:
+        app = RummyApp(game, bot_delay=0, stats_url=f"sqlite:///{bad}")
+        async with app.run_test(size=(120, 40)) as pilot:
+            app.finish()
+            await pilot.pause()
+            assert app.problem == (f"Statistics not stored: cannot open the database "
+                                   f"sqlite:///{bad}: file is not a database")
+            assert "file is not a database" in screen_text(app)
+            assert game.save is not None and game.save.parent == games_directory()
+            assert record.replay(record.load(game.save)).match.is_over
+            await pilot.press("q")
+        assert app.return_code == 0
+
+    run(play())
+
+
+def test_the_score_sheet_says_why_the_match_ended() -> None:
+    """A classic match that ended because everyone had dealt says so, not the target."""
+    for seed in range(100):
+        game = LocalGame.start(rules="classic", players=2, seed=seed, name="Ann",
+                               bots="expert", save=None)
+        play_to_the_end(game, seed)
+        if game.match.end == "dealt-once":
+            break
+    else:
+        pytest.fail("no classic match ended with everyone having dealt")
+
+    async def play() -> None:
+        app = RummyApp(game, bot_delay=0)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.press("t")
+            await pilot.pause()
+            text = screen_text(app)
+            assert "The match ended when everyone had dealt once." in text
+            assert "ends at 100" not in text
+
+    run(play())

@@ -25,8 +25,9 @@ from rummykit.engine.scoring import describe_end
 from rummykit.errors import IllegalActionError, NotationError, RecordError, RulesError
 from rummykit.rules import OPTION_HELP, PRESET_SOURCES, PRESET_SUMMARIES, PRESETS, Rules
 from rummykit.rules.options import option_text
-from rummykit.session import LocalGame
+from rummykit.session import PERSON, LocalGame, match_end_text
 from rummykit.views import View
+from rummykit.words import plural
 
 __all__ = ["main"]
 
@@ -218,10 +219,17 @@ def _serve(args: argparse.Namespace) -> int:
     except ImportError:
         print("the web app needs its extra: pip install 'rummykit[web]'", file=sys.stderr)
         return 2
-    from sqlalchemy.exc import ArgumentError, OperationalError
+    from sqlalchemy.exc import ArgumentError, DatabaseError
+
+    from rummykit.stats import database_problem
 
     if not 1 <= args.workers <= 64:
         print("--workers is 1 to 64", file=sys.stderr)
+        return 2
+    try:
+        check_database(args.db)
+    except UsageError as err:
+        print(f"cannot serve: {err}", file=sys.stderr)
         return 2
     from rummykit.server.workers import allowed_hosts
 
@@ -241,8 +249,8 @@ def _serve(args: argparse.Namespace) -> int:
         try:
             # Migrated once, here, before the workers start.
             engine = connect(args.db)
-        except (ArgumentError, OperationalError, ValueError) as err:
-            print(f"cannot open the database: {str(err).splitlines()[0]}", file=sys.stderr)
+        except (ArgumentError, DatabaseError, ValueError) as err:
+            print(f"cannot open the database: {database_problem(err)}", file=sys.stderr)
             return 2
         dialect = engine.dialect.name
         engine.dispose()
@@ -257,8 +265,8 @@ def _serve(args: argparse.Namespace) -> int:
                              trusted_proxies=args.trust_proxy)
     try:
         app = create_app(**options)
-    except (ArgumentError, OperationalError, ValueError) as err:
-        print(f"cannot open the database: {str(err).splitlines()[0]}", file=sys.stderr)
+    except (ArgumentError, DatabaseError, ValueError) as err:
+        print(f"cannot open the database: {database_problem(err)}", file=sys.stderr)
         return 2
     from rummykit.server.workers import listen, server_config
 
@@ -376,7 +384,8 @@ def play(
         return 2
     match = game.match
     # The seed would let the person work out every hand: it is told when the game stops.
-    say(f"rummykit: {match.rules}, {match.players} players. Type 'help' for the notation.")
+    say(f"rummykit: {match.rules}, {plural(match.players, 'player')}. Type 'help' for the "
+        "notation.")
     if resume:
         say(f"Going on with the game saved in {resume}.")
     finished = False
@@ -395,10 +404,19 @@ def play(
     else:
         say("Game stopped before its end.")
     say(f"(The shuffles came from seed {game.seed}.)")
-    if game.save is not None:
-        say(f"Record saved to {game.save}")
+    problem = None
     if finished and stats_url is not None:
-        _store(match, [match.names[0], *game.levels], stats_url, say)
+        told, failed = store_match(match, [match.names[0], *game.levels], stats_url)
+        if failed:
+            problem = told
+        else:
+            say(told)
+    if not finished or problem is not None or game.save is not None:
+        # A match left before its end, or one the statistics could not take, is kept.
+        say(game.keep())
+    if problem is not None:
+        print(problem, file=sys.stderr)
+        return 2
     return 130 if interrupted else 0
 
 
@@ -407,6 +425,7 @@ def match_summary(match: Match) -> list[str]:
     winner = match.winner
     lines = ["Match over. " + ", ".join(
         f"{n} {t}" for n, t in zip(match.names, match.totals, strict=True))]
+    lines.append(match_end_text(match.rules, match.players, match.end))
     lines.append(f"Winner: {match.names[winner]}" if winner is not None else "No single winner.")
     settlement = match.settlement()
     if settlement is not None:
@@ -458,25 +477,29 @@ def _play_loop(game: LocalGame, stdin: TextIO, stdout: TextIO,
             say(f"Not allowed: {err}")
 
 
-def _store(match: Match, players: list[str], url: str, say: Callable[[str], None]) -> None:
+def store_match(match: Match, players: list[str], url: str) -> tuple[str, bool]:
+    """Store a finished match in the statistics at ``url`` ("" for the default database):
+    what to tell the person in one line, and whether it failed (a database that cannot be
+    opened or written; a missing extra is said, not a failure)."""
     try:
-        from rummykit.stats import Store
-    except ImportError:
-        say("Statistics not stored: install rummykit[sim] for the statistics store.")
-        return
-    from sqlalchemy.exc import ArgumentError, OperationalError
+        from sqlalchemy.exc import DatabaseError
 
+        from rummykit.stats import Store, StoreError, database_problem, shown_url
+    except ImportError:
+        return "Statistics not stored: install rummykit[sim] for the statistics store.", False
     try:
-        store = Store(url or None)
-    except (ArgumentError, OperationalError, ValueError) as err:
-        say(f"Statistics not stored: cannot open the database: {str(err).splitlines()[0]}")
-        return
+        store = Store.open(url or None)
+    except StoreError as err:
+        return f"Statistics not stored: {err}", True
     try:
         store.add_match(match, ["person"] + ["bot"] * (len(players) - 1), names=players,
                         source="play", record=records.dumps(records.from_match(match)))
+    except DatabaseError as err:
+        return (f"Statistics not stored: cannot write to the database "
+                f"{shown_url(str(store.engine.url))}: {database_problem(err)}"), True
     finally:
         store.close()
-    say("Match stored in the statistics (rummykit stats).")
+    return "Match stored in the statistics (rummykit stats).", False
 
 
 def _ask(stdin: TextIO, stdout: TextIO) -> str | None:
@@ -493,7 +516,8 @@ def _ask(stdin: TextIO, stdout: TextIO) -> str | None:
 def _show(v: View, say: Callable[[str], None]) -> None:
     say("")
     say(f"Deal {v.deal_number}: " + ", ".join(
-        f"{n} {t} ({k} cards)" for n, t, k in zip(v.names, v.totals, v.hand_sizes, strict=True)))
+        f"{n} {t} ({plural(k, 'card')})"
+        for n, t, k in zip(v.names, v.totals, v.hand_sizes, strict=True)))
     for meld in v.table:
         say(f"  meld {meld.number}: {format_cards(meld.cards)}   by {v.names[meld.owner]}")
     pile = format_cards(v.pile) if v.pile else "(empty)"
@@ -513,8 +537,9 @@ def _deal_summary(match: Match, index: int, say: Callable[[str], None]) -> None:
         say(f"Deal {index + 1} ends with no one out: "
             f"{describe_end(result, match.rules, match.names)}.")
     else:
-        say(f"Deal {index + 1}: {match.names[result.winner]} goes out"
-            + (" with a rummy!" if result.rummy else "."))
+        # The person (seat 0) is "you", whatever name they gave.
+        who = "You go" if result.winner == PERSON else f"{match.names[result.winner]} goes"
+        say(f"Deal {index + 1}: {who} out" + (" with a rummy!" if result.rummy else "."))
     for seat, hand in enumerate(deal.hands):
         say(f"  {match.names[seat]}: {format_cards(sorted(hand)) or '-'}  "
             f"{result.points[seat]:+d}")

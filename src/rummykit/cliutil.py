@@ -12,8 +12,10 @@ import os
 import tempfile
 from pathlib import Path
 
+from rummykit.words import plural
+
 __all__ = ["HelpFormatter", "UsageError", "atomic_write", "check_database", "check_dir",
-           "check_file"]
+           "check_file", "check_sqlite_file", "make_dir"]
 
 
 class UsageError(ValueError):
@@ -36,52 +38,81 @@ class HelpFormatter(argparse.HelpFormatter):
 
 def check_file(path: str, what: str) -> Path:
     """``path`` as a file this command may write (``what`` names the option in the error):
-    not a directory, in a directory that exists and is writable."""
+    not a directory, in a directory that exists (none is made for it) and where a file can
+    really be made (a probe file, made and removed: ``os.access`` says yes to root even
+    on ``/proc``)."""
     target = Path(path)
     if not path.strip():
         raise UsageError(f"{what} needs a file name")
     if target.is_dir():
         raise UsageError(f"{what} {path}: is a directory, not a file")
+    if target.exists() and not target.is_file():
+        raise UsageError(f"{what} {path}: is not a regular file")
     parent = target.parent
     if not parent.is_dir():
         raise UsageError(f"{what} {path}: there is no directory {parent}")
-    if not os.access(parent, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+    if target.exists() and not os.access(target, os.W_OK):
         raise UsageError(f"{what} {path}: not writable")
+    _probe(parent, f"{what} {path}")
     return target
 
 
 def check_dir(path: str, what: str) -> tuple[Path, str]:
     """``path`` as a directory this command may fill, and what it will do there in words
-    (made if missing, or written into with the files already there)."""
+    (made if missing, or written into with the files already there). Only the last level
+    is made: the directory above it must exist."""
     target = Path(path)
     if not path.strip():
         raise UsageError(f"{what} needs a directory name")
     if target.exists() and not target.is_dir():
         raise UsageError(f"{what} {path}: is a file, not a directory")
     if target.is_dir():
-        if not os.access(target, os.W_OK):
-            raise UsageError(f"{what} {path}: not writable")
+        _probe(target, f"{what} {path}")
         count = sum(1 for _ in target.iterdir())
         if count:
-            return target, (f"records go into {path}, which holds {count} files already: "
-                            "a record of the same name is replaced, the others are left")
+            return target, (f"records go into {path}, which holds {plural(count, 'file')} "
+                            "already: a record of the same name is replaced, the others are "
+                            "left")
         return target, f"records go into {path} (empty)"
-    existing = target.parent
-    while not existing.exists():
-        existing = existing.parent
-    if not existing.is_dir() or not os.access(existing, os.W_OK):
-        raise UsageError(f"{what} {path}: cannot make it in {existing}")
+    parent = target.parent
+    if not parent.is_dir():
+        raise UsageError(f"{what} {path}: there is no directory {parent} (only {target.name} "
+                         "is made)")
+    _probe(parent, f"{what} {path}")
     return target, f"records go into {path} (made now)"
+
+
+def make_dir(target: Path, what: str) -> None:
+    """Make the directory :func:`check_dir` allowed (its last level only)."""
+    try:
+        target.mkdir(exist_ok=True)
+    except OSError as err:
+        raise UsageError(f"{what} {target}: cannot make it: {err.strerror or err}") from None
+
+
+def _probe(directory: Path, what: str) -> None:
+    """Raise a UsageError unless a file can be made in ``directory``."""
+    try:
+        fd, temp = tempfile.mkstemp(prefix=".rummykit-probe-", dir=directory)
+    except OSError as err:
+        raise UsageError(f"{what}: cannot write in {directory}: {err.strerror or err}"
+                         ) from None
+    os.close(fd)
+    Path(temp).unlink(missing_ok=True)
+
+
+SQLITE_HEADER = b"SQLite format 3\x00"
 
 
 def check_database(url: str | None) -> str:
     """The database URL a command will use (see :func:`rummykit.db.database_url`), checked
-    as far as can be without opening it: a URL SQLAlchemy reads, and for a SQLite file a
-    place where it can be made."""
+    as far as can be without opening it: a URL SQLAlchemy reads, and for a SQLite file
+    either a SQLite database or a place where :func:`check_file` allows one to be made (the
+    default file's data directory is made with its parents: it is rummykit's own)."""
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import ArgumentError
 
-    from rummykit.db import database_url
+    from rummykit.db import database_url, default_url
 
     found = database_url(url)
     try:
@@ -94,12 +125,29 @@ def check_database(url: str | None) -> str:
         place = Path(name)
         if place.is_dir():
             raise UsageError(f"--db {found}: {name} is a directory")
-        existing = place.parent
-        while not existing.exists():
-            existing = existing.parent
-        if not existing.is_dir() or not os.access(existing, os.W_OK):
-            raise UsageError(f"--db {found}: cannot make {name} in {existing}")
+        if place.is_file():
+            check_sqlite_file(place, f"--db {found}")
+        elif found == default_url():
+            existing = place.parent
+            while not existing.exists():
+                existing = existing.parent
+            if not existing.is_dir():
+                raise UsageError(f"--db {found}: cannot make {name} in {existing}")
+            _probe(existing, f"--db {found}")
+        else:
+            check_file(name, "--db")
     return found
+
+
+def check_sqlite_file(place: Path, what: str) -> None:
+    """Raise a UsageError unless the file at ``place`` is empty or a SQLite database."""
+    try:
+        with place.open("rb") as file:
+            head = file.read(len(SQLITE_HEADER))
+    except OSError as err:
+        raise UsageError(f"{what}: cannot read {place}: {err.strerror or err}") from None
+    if head and head != SQLITE_HEADER:
+        raise UsageError(f"{what}: {place} is not a SQLite database")
 
 
 def atomic_write(path: str | Path, text: str) -> None:

@@ -35,6 +35,7 @@ from rummykit.errors import (
     RummyError,
     shown,
 )
+from rummykit.names import printable_name
 from rummykit.rules import Rules
 
 __all__ = [
@@ -181,10 +182,16 @@ def from_json(data: object) -> Record:
         rules.check_players(len(players))
     except RulesError as err:
         raise RecordError(f"players: {err}") from None
-    for name in players:
+    for seat, name in enumerate(players, 1):
         if not _is_text(name):
             raise RecordError(f"players: {shown(name)} is not text (it holds a lone "
                               "surrogate)")
+        # The rule of every name (names.py): a record's names are printed by replay and
+        # by the terminal game, so an escape sequence in one could rewrite the screen.
+        if not name.strip() or not printable_name(name):
+            raise RecordError(f"players: player {seat}'s name {shown(name)} is not a name: "
+                              "letters, digits, spaces and punctuation, no control, "
+                              "invisible or direction-changing characters")
     n = len(players)
     seed = None if data.get("seed") is None else _int("seed", data["seed"])
     if not isinstance(data["deals"], list) or not data["deals"]:
@@ -220,6 +227,11 @@ def from_json(data: object) -> Record:
         if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
             raise RecordError(f"{where}: actions is a list of strings")
         for k, text in enumerate(actions, 1):
+            # An action's text is printed as written (replay's messages): the notation
+            # never needs a control or invisible character.
+            if not printable_name(text):
+                raise RecordError(f"deal {d}, action {k}: {shown(text)} holds a control, "
+                                  "invisible or direction-changing character")
             try:
                 Action.parse(text)
             except NotationError as err:

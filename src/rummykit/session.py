@@ -9,13 +9,17 @@ that stops in the middle of a deal is resumed with :meth:`LocalGame.resume`.
 
 from __future__ import annotations
 
+import os
 import random
 import re
+import threading
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 
 from rummykit import record as records
 from rummykit.bots import BOTS, Bot, make_bot, seat_levels
+from rummykit.bots.master import MasterBot
 from rummykit.cards import CARDS, Card
 from rummykit.cliutil import UsageError, atomic_write, check_file
 from rummykit.engine.actions import Action
@@ -24,8 +28,9 @@ from rummykit.errors import RecordError, RulesError
 from rummykit.names import printable_name
 from rummykit.rules import Rules
 from rummykit.views import View, view
+from rummykit.words import plural
 
-__all__ = ["LocalGame", "last_moves", "melded_points"]
+__all__ = ["LocalGame", "games_directory", "last_moves", "match_end_text", "melded_points"]
 
 PERSON = 0
 """The person's seat."""
@@ -44,9 +49,14 @@ class LocalGame:
     save: Path | None = None
     bots: list[Bot] = field(init=False)
     rngs: list[random.Random] = field(init=False)
+    stop: threading.Event = field(init=False, default_factory=threading.Event)
+    """Set when the person leaves: a bot's search (in another thread) ends at once."""
 
     def __post_init__(self) -> None:
         self.bots = [make_bot(level) for level in self.levels]
+        for bot in self.bots:
+            if isinstance(bot, MasterBot):
+                bot.stop = self.stop
         done = sum(len(d.history) for d in self.match.finished) + len(self.match.deal.history)
         # A resumed game's bots draw from the point it had reached (a fresh game from 0).
         self.rngs = [random.Random(f"rummykit/bot/{self.seed}/{seat}" + (f"/{done}" if done
@@ -164,6 +174,41 @@ class LocalGame:
         if self.save is not None:
             atomic_write(self.save, records.dumps(records.from_match(self.match)))
 
+    def keep(self) -> str:
+        """Make sure the record is on disk, and say where in one line. A game played
+        without ``--save`` is written to ``games/`` in the user's data directory (where a
+        match left before its end, or one the statistics could not take, would otherwise
+        be lost); from then on it is saved there after every action."""
+        if self.save is None:
+            folder = games_directory()
+            stem = f"game-{datetime.now():%Y%m%d-%H%M%S}"
+            place = folder / f"{stem}.json"
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+                number = 1
+                while place.exists():  # (two games left in the same second)
+                    number += 1
+                    place = folder / f"{stem}-{number}.json"
+                atomic_write(place, records.dumps(records.from_match(self.match)))
+            except OSError as err:
+                return f"The record could not be saved to {place}: {err.strerror or err}"
+            self.save = place
+        if self.match.is_over:
+            return f"Record saved to {self.save}"
+        return (f"Record saved to {self.save} (rummykit play --resume {self.save} goes "
+                "on with it)")
+
+
+def games_directory() -> Path:
+    """Where a game played without ``--save`` is kept when it must be: ``games/`` in the
+    user's data directory (beside the default statistics database)."""
+    try:
+        from platformdirs import user_data_path
+    except ImportError:  # the sim extra is not installed
+        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+        return base / "rummykit" / "games"
+    return user_data_path("rummykit") / "games"
+
 
 def check_name(name: str) -> None:
     if not name.strip() or len(name) > 40:
@@ -171,6 +216,46 @@ def check_name(name: str) -> None:
     if not printable_name(name):
         raise RulesError("--name may hold letters, digits, spaces and punctuation, not "
                          "control, invisible or direction-changing characters")
+
+
+def match_end_text(rules: Rules, players: int, end: str | None) -> str:
+    """How the match ends, for the score sheet: why it ended once it has (``end``, a
+    :data:`~rummykit.engine.match.MatchEnd`), else the rule that will end it.
+
+    >>> from rummykit.rules import preset
+    >>> match_end_text(preset("classic"), 2, "dealt-once")
+    'The match ended when everyone had dealt once.'
+    >>> match_end_text(preset("classic"), 2, None)
+    'The match ends when a total reaches 100, or when everyone has dealt once.'
+    """
+    target = rules.target_for(players)
+    past = "passed" if rules.target_strict else "reached"
+    now = "passes" if rules.target_strict else "reaches"
+    match end:
+        case "one-deal":
+            return "The match was one deal."
+        case "elimination":
+            return f"The match ended with one player left whose total never {past} {target}."
+        case "target":
+            return f"The match ended when a total {past} {target}."
+        case "dealt-once":
+            return "The match ended when everyone had dealt once."
+        case "deals":
+            return f"The match ended after {plural(rules.deals or 0, 'deal')}."
+    match rules.match_end:
+        case "one-deal":
+            return "The match is one deal."
+        case "elimination":
+            return (f"A player whose total {now} {target} is out; the match ends when one "
+                    "is left.")
+        case "dealt-once":
+            return (f"The match ends when a total {now} {target}, or when everyone has "
+                    "dealt once." if target is not None
+                    else "The match ends when everyone has dealt once.")
+    ways = [f"when a total {now} {target}"] if target is not None else []
+    if rules.deals is not None:
+        ways.append(f"after {plural(rules.deals, 'deal')}")
+    return "The match ends " + ", or ".join(ways) + "."
 
 
 def last_moves(v: View) -> list[str | None]:

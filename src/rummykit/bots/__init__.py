@@ -17,6 +17,7 @@ from typing import Protocol
 from rummykit.engine.actions import Action
 from rummykit.errors import shown
 from rummykit.views import View
+from rummykit.words import plural
 
 __all__ = ["BOTS", "LEVELS", "Bot", "make_bot", "parse_bot", "same_bot_key", "seat_levels",
            "split_bots"]
@@ -54,7 +55,8 @@ def seat_levels(text: str, seats: int) -> list[str]:
         raise ValueError(f"--bots {shown(text)}: a bot name is empty; name a level "
                          f"({', '.join(BOTS)}) for each seat, with commas between")
     if len(names) > seats:
-        raise ValueError(f"--bots names {len(names)} bots for {seats} seats")
+        raise ValueError(f"--bots names {plural(len(names), 'bot')} for "
+                         f"{plural(seats, 'seat')}")
     for name in names:
         parse_bot(name)
     return names + [names[-1]] * (seats - len(names))

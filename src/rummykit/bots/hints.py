@@ -19,6 +19,7 @@ True
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -111,21 +112,22 @@ class Hint:
 
 
 def hint(view: View, *, rng: random.Random | None = None, think: float | None = None,
-         rollouts: int | None = None) -> Hint:
+         rollouts: int | None = None, stop: threading.Event | None = None) -> Hint:
     """The master's action for the seat of ``view`` (whose move it must be) and its reason.
 
     ``think`` is the search's time in seconds, ``rollouts`` a budget of imagined deals
     (alone, with the same ``rng``, the same view always gets the same hint; with ``think``
     too, the search stops at whichever comes first; neither given: :data:`ROLLOUTS` and
     :data:`THINK`). Without ``rng`` the generator is seeded from the view's public
-    position, so that asking again in the same position gives the same hint."""
+    position, so that asking again in the same position gives the same hint. ``stop``,
+    once set, ends the search at once (see :class:`MasterBot`)."""
     if not view.legal_actions:
         raise ValueError("a hint is for the player to move: this view offers no action")
     if rng is None:
         rng = random.Random(_position_seed(view))
     if think is None and rollouts is None:
         think, rollouts = THINK, ROLLOUTS
-    bot = MasterBot(think=think, rollouts=rollouts)
+    bot = MasterBot(think=think, rollouts=rollouts, stop=stop)
     if len(view.legal_actions) == 1:
         action = view.legal_actions[0]
         only: tuple[Part, ...] = (_verb(action, view), ("why.only", {}))

@@ -20,13 +20,16 @@ It is anytime (it returns the best action found when its think time is up; an im
 deal still being played then is dropped, so even slow ramino rollouts keep to the time)
 and seeded: with ``rollouts`` (a budget of imagined deals instead of seconds) and the same
 generator it plays identically on every run. Given both, it stops at whichever comes
-first: the count on a fast machine, the time on a slow or busy one. It sees only its view.
+first: the count on a fast machine, the time on a slow or busy one. Its ``stop`` event,
+where it has one, ends a search at once (between two imagined deals): a front end that
+is closing sets it rather than wait for the think time. It sees only its view.
 """
 
 from __future__ import annotations
 
 import math
 import random
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -88,14 +91,15 @@ class MasterBot:
     standard errors a candidate's gain over the expert's choice must reach to replace it
     (:data:`MARGIN`); ``width``: how many discards are searched (the expert's cheapest;
     fewer candidates get more imagined deals each); ``win``: the points going out is worth
-    on top of the deal's points (:data:`WIN`).
+    on top of the deal's points (:data:`WIN`); ``stop``: an event that ends the search
+    at once when set (its choice is then the best found so far, or the expert's).
     """
 
     name = "master"
 
     def __init__(self, *, think: float | None = None, rollouts: int | None = None,
                  margin: float = MARGIN, width: int = WIDTH, win: float = WIN,
-                 inference: bool = True) -> None:
+                 inference: bool = True, stop: threading.Event | None = None) -> None:
         if (think is not None and not think > 0) or (rollouts is not None and rollouts < 1) \
                 or width < 1:
             raise ValueError("master: think must be positive, rollouts and width at least 1")
@@ -108,6 +112,7 @@ class MasterBot:
         """Points added for winning the imagined deal (taken from the others where one
         of them wins): above 0, the search plays more for deals won than for points."""
         self.inference = inference
+        self.stop = stop
         self._expert = ExpertBot()
         self.last: Search | None = None
 
@@ -150,6 +155,8 @@ class MasterBot:
             batches += 1
             first: dict[int, int] = {}  # each distinct deal of this batch, numbered
             for world in pool:
+                if self._stopped():
+                    break
                 seed = rng.getrandbits(64)
                 played = [_rollout(world, candidates[i], view.seat, seed, deadline, self.win)
                           for i in live]
@@ -160,9 +167,9 @@ class MasterBot:
                     values[i].append(value)
                 drawn.append(batches * 100_000 + first.setdefault(id(world), len(first)))
                 worlds += 1
-                if _spent(worlds, budget, deadline):
+                if _spent(worlds, budget, deadline) or self._stopped():
                     break
-            if _spent(worlds, budget, deadline):
+            if _spent(worlds, budget, deadline) or self._stopped():
                 break
             live = [i for i in live if i == base or not _clearly_worse(
                 values[i], values[base], drawn, PRUNE)]
@@ -184,6 +191,9 @@ class MasterBot:
         self.last = Search(choice, baseline, candidates, means, worlds,
                            time.perf_counter() - start, tuple(gains), self.win)
         return self.last
+
+    def _stopped(self) -> bool:
+        return self.stop is not None and self.stop.is_set()
 
 
 def _spent(worlds: int, budget: int | None, deadline: float | None) -> bool:

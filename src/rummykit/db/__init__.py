@@ -48,7 +48,9 @@ def migrate(engine: Engine) -> None:
 def connect(url: str | None = None) -> Engine:
     """An engine on the database at ``url`` (see :func:`database_url`), migrated."""
     url = database_url(url)
-    if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
+    if url == default_url():
+        # rummykit's own data directory is made where missing; the directory of a file
+        # named by --db or DATABASE_URL must exist already (a typo makes no folders).
         Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
     # A pooled connection is tested before each use: after the database restarts, the
     # first request gets a new connection instead of an error.

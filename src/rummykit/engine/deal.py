@@ -62,6 +62,7 @@ from rummykit.melds import (
     meld_points,
 )
 from rummykit.rules import Rules
+from rummykit.words import plural
 
 if TYPE_CHECKING:
     from rummykit.engine.knowledge import Knowledge, Tracker
@@ -578,7 +579,7 @@ class Deal:
             if kind in ("draw-stock", "draw-pile", "end"):
                 return self._draw_problem(action)
             return IllegalActionError(
-                f"player {self.to_move} must draw first: 'draw stock' or 'draw pile'",
+                "you must draw first: 'draw stock' or 'draw pile'",
                 code="draw-first", params={"player": self.to_move})
         seat = self.to_move
         match kind:
@@ -617,7 +618,8 @@ class Deal:
                         params={"needed": self.rules.opening})
                 if not 1 <= action.meld <= len(self.table):
                     return IllegalActionError(
-                        f"there is no meld {action.meld} on the table ({len(self.table)} melds)",
+                        f"there is no meld {action.meld} on the table "
+                        f"({plural(len(self.table), 'meld')})",
                         code="no-such-meld",
                         params={"meld": action.meld, "melds": len(self.table)})
                 try:

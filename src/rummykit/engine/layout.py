@@ -16,6 +16,7 @@ from rummykit.cards import format_cards, make_deck
 from rummykit.engine.shuffle import below, shuffle
 from rummykit.errors import RecordError
 from rummykit.rules import Rules
+from rummykit.words import plural
 
 __all__ = [
     "Layout",
@@ -110,7 +111,8 @@ def check_layout(
     (twice for each twin with two decks). Deals and records both check their layouts here.
     """
     if len(layout.hands) != players:
-        raise RecordError(f"the layout has {len(layout.hands)} hands for {players} players")
+        raise RecordError(f"the layout has {plural(len(layout.hands), 'hand')} for "
+                          f"{plural(players, 'player')}")
     playing = tuple(active) if active is not None else tuple(bool(h) for h in layout.hands)
     if sum(playing) < 2:
         raise RecordError("the layout deals cards to fewer than two players")
@@ -119,7 +121,7 @@ def check_layout(
         want = size if playing[seat] else 0
         if len(hand) != want:
             raise RecordError(
-                f"hand {seat + 1} has {len(hand)} cards; the rules deal {want}"
+                f"hand {seat + 1} has {plural(len(hand), 'card')}; the rules deal {want}"
             )
     if not layout.pile:
         raise RecordError("the layout's pile is empty: the deal turns up one card to start it")

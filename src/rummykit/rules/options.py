@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from rummykit.errors import RulesError, shown
+from rummykit.words import plural
 
 __all__ = ["OPTION_CHOICES", "OPTION_HELP", "PerCount", "Rules", "option_text"]
 
@@ -224,8 +225,8 @@ class Rules:
         counts = self.player_counts
         if isinstance(count, bool) or not isinstance(count, int) or count not in counts:
             raise RulesError(
-                f"{count} players: {self.preset_name} is played by {counts.start} to "
-                f"{counts.stop - 1}"
+                f"{plural(count, 'player') if isinstance(count, int) else count}: "
+                f"{self.preset_name} is played by {counts.start} to {counts.stop - 1}"
             )
 
     # -- per player count ------------------------------------------------------------

@@ -9,7 +9,14 @@ from pathlib import Path
 from typing import Any
 
 from rummykit.bots import BOTS, seat_levels, split_bots
-from rummykit.cliutil import HelpFormatter, UsageError, check_database, check_dir, check_file
+from rummykit.cliutil import (
+    HelpFormatter,
+    UsageError,
+    check_database,
+    check_dir,
+    check_file,
+    make_dir,
+)
 from rummykit.errors import RummyError
 
 __all__ = ["add_commands"]
@@ -149,8 +156,14 @@ def _simulate(args: argparse.Namespace) -> int:
         if store is None:
             return 2
     if save_dir is not None:
+        try:
+            make_dir(save_dir, "--save")
+        except UsageError as err:
+            print(f"cannot simulate: {err}", file=sys.stderr)
+            if store is not None:
+                store.close()
+            return 2
         print(plan, file=sys.stderr)
-        save_dir.mkdir(parents=True, exist_ok=True)
     from rummykit.rules import Rules
 
     rules = Rules.parse(config.rules)
@@ -177,6 +190,10 @@ def _simulate(args: argparse.Namespace) -> int:
                         for seat in range(config.players)],
             )
 
+    from sqlalchemy.exc import DatabaseError
+
+    from rummykit.stats import database_problem, shown_url
+
     start = time.perf_counter()
     code = 0
     try:
@@ -193,6 +210,14 @@ def _simulate(args: argparse.Namespace) -> int:
                                   address=args.address, progress=progress, on_outcome=keep)
             except (RummyError, ValueError) as err:
                 print(f"cannot simulate: {err}", file=sys.stderr)
+                return 2
+            except DatabaseError as err:
+                print(f"stopped: cannot store a game in the database {shown_url(db_url or '')}"
+                      f": {database_problem(err)}", file=sys.stderr)
+                return 2
+            except OSError as err:
+                print(f"stopped: cannot write a record: {err.strerror or err}"
+                      + (f": {err.filename}" if err.filename else ""), file=sys.stderr)
                 return 2
     except Interrupted as stop:
         report = stop.report
@@ -293,14 +318,12 @@ def _ladder(args: argparse.Namespace) -> int:
 
 def _open_store(url: str | None) -> Any:
     """The statistics store, or None after saying why the database cannot be used."""
-    from sqlalchemy.exc import ArgumentError, OperationalError
-
-    from rummykit.stats import Store
+    from rummykit.stats import Store, StoreError
 
     try:
-        return Store(url)
-    except (ArgumentError, OperationalError, ValueError) as err:
-        print(f"cannot open the database {url!r}: {str(err).splitlines()[0]}", file=sys.stderr)
+        return Store.open(url)
+    except StoreError as err:
+        print(err, file=sys.stderr)
         return None
 
 
@@ -318,11 +341,19 @@ def _stats(args: argparse.Namespace) -> int:
                   "stored there by rummykit play, simulate --record-stats and serve; "
                   "--db or DATABASE_URL names another)")
         return 0
+    from sqlalchemy.exc import DatabaseError
+
+    from rummykit.stats import database_problem, shown_url
+
     store = _open_store(url)
     if store is None:
         return 2
     try:
         lines = store.lines(preset=args.preset, players=args.players, player=args.player)
+    except DatabaseError as err:
+        print(f"cannot read the database {shown_url(url)}: {database_problem(err)}",
+              file=sys.stderr)
+        return 2
     finally:
         store.close()
     if args.json:

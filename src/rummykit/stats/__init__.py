@@ -24,7 +24,8 @@ from rummykit.engine.deal import DealResult
 from rummykit.engine.match import Match
 from rummykit.rules import Rules
 
-__all__ = ["StatLine", "Store", "player_id"]
+__all__ = ["StatLine", "Store", "StoreError", "database_problem", "player_id",
+           "shown_url"]
 
 
 def player_id(key_hash: str) -> str:
@@ -64,12 +65,53 @@ class StatLine:
         }
 
 
+class StoreError(Exception):
+    """A database the store cannot use, in one line for a person."""
+
+
+def database_problem(err: Exception) -> str:
+    """The first line of a database error's text, without SQLAlchemy's wrapping: "file is
+    not a database", "unable to open database file"."""
+    inner = getattr(err, "orig", None)
+    text = str(inner if inner is not None else err).strip()
+    return text.splitlines()[0] if text else type(err).__name__
+
+
+def shown_url(url: str) -> str:
+    """A database URL as it may be printed: its password hidden (in quotes where it is
+    no URL at all)."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return repr(url)
+
+
 class Store:
     """The statistics store on one database."""
 
     def __init__(self, url: str | None = None, *, engine: Engine | None = None) -> None:
         self.engine: Engine = engine if engine is not None else connect(url)
         self._owns_engine = engine is None
+
+    @classmethod
+    def open(cls, url: str | None = None) -> Store:
+        """The store at ``url`` (see :func:`rummykit.db.database_url`); a URL that does not
+        parse, a database that cannot be opened or a file that is not a database is a
+        :class:`StoreError` that says so in one line."""
+        from sqlalchemy.exc import ArgumentError, DatabaseError
+
+        from rummykit.db import database_url
+
+        found = database_url(url)
+        try:
+            return cls(found)
+        except (ArgumentError, DatabaseError, ValueError) as err:
+            raise StoreError(f"cannot open the database {shown_url(found)}: "
+                             f"{database_problem(err)}") from None
+
 
     def close(self) -> None:
         if self._owns_engine:

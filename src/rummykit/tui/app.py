@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import sys
 from collections import Counter
 from typing import Any, ClassVar
 
@@ -18,13 +19,25 @@ from rummykit.cards import Card
 from rummykit.engine.actions import Action
 from rummykit.engine.scoring import describe_end
 from rummykit.errors import IllegalActionError, NotationError, RulesError
-from rummykit.session import LocalGame, describe, last_moves, melded_points, pretty
+from rummykit.session import (
+    LocalGame,
+    describe,
+    games_directory,
+    last_moves,
+    match_end_text,
+    melded_points,
+    pretty,
+)
 from rummykit.views import View
+from rummykit.words import plural
 
 __all__ = ["RummyApp", "run_app"]
 
 RED = "bold red"
 BLACK = "bold"
+COMPACT_BELOW = 34
+"""Terminals fewer rows high than this get the compact layout (80x24 among them): a
+shorter log and a narrower pile box, so the table keeps its rows."""
 
 
 def card_text(card: Card, *, style: str = "") -> Text:
@@ -77,6 +90,31 @@ class Message(ModalScreen[None]):
         self.dismiss(None)
 
 
+class Confirm(ModalScreen[bool]):
+    """A question over the table: ``y`` answers yes, ``n`` or escape no."""
+
+    DEFAULT_CSS = """
+    Confirm { align: center middle; }
+    Confirm > VerticalScroll { width: 70%; height: auto; max-height: 90%;
+                               border: thick $warning; background: $surface; padding: 1 2; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", "Yes"),
+        Binding("n,escape", "answer(False)", "No"),
+    ]
+
+    def __init__(self, body: Text) -> None:
+        super().__init__()
+        self.body = body
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            yield Static(self.body, id="question")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+
 class RummyApp(App[int]):
     """``rummykit play`` in a terminal. Its return value is the exit status (130 after
     Ctrl-C); the record is saved after every action, so quitting loses nothing."""
@@ -86,13 +124,17 @@ class RummyApp(App[int]):
     #top { height: auto; }
     #status { height: auto; padding: 0 1; background: $boost; }
     #players { width: 1fr; height: auto; padding: 0 1; border: round $primary;
-               border-title-align: left; }
+               border-title-align: left; text-wrap: nowrap; text-overflow: ellipsis; }
     #pile { width: 40; height: auto; padding: 0 1; border: round $primary; }
     #table { height: 1fr; padding: 0 1; border: round $primary; }
     #hand { height: auto; padding: 0 1; border: round $success; }
     #log { height: 8; border: round $primary; }
     #notation { display: none; }
     #notation.shown { display: block; }
+    /* A short terminal (80x24): the table keeps the rows, the log and the pile give them. */
+    .compact #table { min-height: 4; }
+    .compact #pile { width: 24; }
+    .compact #log { height: 4; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+c", "interrupt", "Quit", show=False, priority=True),
@@ -143,6 +185,11 @@ class RummyApp(App[int]):
         self.hints = 0
         self.busy = False
         self.code = 0
+        self.problem: str | None = None
+        """What went wrong that the person must be told after the app closes (the
+        statistics could not take the match): one line on stderr, exit status 2."""
+        self.kept: str | None = None
+        """Where the record of a match left before its end was kept, in words."""
 
     # -- layout ---------------------------------------------------------------------------
 
@@ -159,16 +206,21 @@ class RummyApp(App[int]):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.set_class(self.size.height < COMPACT_BELOW, "compact")
         self.query_one("#table").border_title = "Table"
         self.query_one("#hand").border_title = "Your hand"
         self.query_one("#log").border_title = "What happened"
         v = self.game.view()
         self.seen_actions = v.history_length
         self.seen_events = len(v.events)
-        self.log_line(Text(f"{self.game.match.rules}, {len(v.names)} players. Press ? for "
-                           "your legal actions, : to type one."))
+        self.log_line(Text(f"{self.game.match.rules}, {plural(len(v.names), 'player')}. "
+                           "Press ? for your legal actions, : to type one."))
         self.refresh_table()
         self.after_change()
+
+    def on_resize(self) -> None:
+        self.set_class(self.size.height < COMPACT_BELOW, "compact")
+        self.refresh_table()
 
     # -- what is shown --------------------------------------------------------------------
 
@@ -229,14 +281,17 @@ class RummyApp(App[int]):
     def players_text(self, v: View) -> Text:
         moves = last_moves(v)
         melded = melded_points(v)
-        text = Text()
+        # One line a player, cut with an ellipsis where the box is narrow: a wrapped line
+        # would take the table's rows in a short terminal.
+        text = Text(no_wrap=True, overflow="ellipsis")
         for seat, name in enumerate(v.names):
             if seat:
                 text.append("\n")
             turn = seat == v.to_move and v.deal_result is None
             text.append("▶ " if turn else "  ", style="bold green")
             text.append(name, style="bold" if seat == v.seat else "")
-            text.append(f"  {v.hand_sizes[seat]} cards · {v.totals[seat]} points")
+            text.append(f"  {plural(v.hand_sizes[seat], 'card')} · "
+                        f"{plural(v.totals[seat], 'point')}")
             if seat == v.dealer:
                 text.append(" · dealer", style="dim")
             if not v.active[seat]:
@@ -251,7 +306,7 @@ class RummyApp(App[int]):
         return text
 
     def pile_text(self, v: View) -> Text:
-        text = Text(f"Stock: {v.stock_size} cards\nPile: ")
+        text = Text(f"Stock: {plural(v.stock_size, 'card')}\nPile: ")
         if not v.pile:
             text.append("empty")
         elif v.rules.draw_pile == "any":
@@ -264,7 +319,9 @@ class RummyApp(App[int]):
             text.append("\n([ ] choose the card p takes)", style="dim")
         else:
             text.append_text(card_text(v.pile[-1]))
-            text.append(f"  ({v.pile_size} in the pile)", style="dim")
+            # (on a line of its own in the compact layout's narrow box)
+            text.append(("\n" if self.has_class("compact") else "  ")
+                        + f"({v.pile_size} in the pile)", style="dim")
         if v.turn_overs_used or v.refills_used:
             text.append(f"\nturned over {v.turn_overs_used}, refilled {v.refills_used}",
                         style="dim")
@@ -303,8 +360,8 @@ class RummyApp(App[int]):
             text.append_text(card_text(c, style=style.strip()))
             if c == self.fresh:
                 text.append("*", style="yellow")
-        text.append(f"\n{len(self.order)} cards · ←/→ move, space select, shift+←/→ "
-                    "reorder, o sort", style="dim")
+        text.append(f"\n{plural(len(self.order), 'card')} · ←/→ move, space select, "
+                    "shift+←/→ reorder, o sort", style="dim")
         return text
 
     def log_line(self, text: Text | str) -> None:
@@ -351,7 +408,7 @@ class RummyApp(App[int]):
             return
         if self.game.bot_to_move and not self.busy:
             self.busy = True
-            self.set_timer(max(self.bot_delay, 0.001), self.bot_turn)
+            self.set_timer(max(self.bot_delay, 0.001), self.start_bot_turn)
 
     def after_summary(self) -> None:
         self.refresh_table()
@@ -360,11 +417,18 @@ class RummyApp(App[int]):
             return
         self.after_change()
 
+    def start_bot_turn(self) -> None:
+        # A worker, not awaited here: while a bot thinks the app still reads keys (Ctrl-C
+        # and q among them).
+        self.run_worker(self.bot_turn(), group="bot", exit_on_error=True)
+
     async def bot_turn(self) -> None:
         if not self.game.bot_to_move:
             self.busy = False
             return
         _, action = await asyncio.to_thread(self.game.bot_choice)
+        if self.game.stop.is_set():
+            return  # the person is leaving: a search cut short plays nothing
         self.game.play_bot(action)
         self.busy = False
         self.after_change()
@@ -378,15 +442,15 @@ class RummyApp(App[int]):
         if result.winner is None:
             text.append(f"No one went out: {describe_end(result, match.rules, match.names)}.\n")
         else:
-            text.append(f"{match.names[result.winner]} went out"
-                        + (" with a rummy!" if result.rummy else ".") + "\n")
+            who = "You" if result.winner == self.game.view().seat else match.names[result.winner]
+            text.append(f"{who} went out" + (" with a rummy!" if result.rummy else ".") + "\n")
         for seat, hand in enumerate(deal.hands):
             text.append(f"\n{match.names[seat]:<12} {result.points[seat]:+5d}   ")
             text.append_text(cards_text([Card(c) for c in sorted(hand)]))
         text.append("\n\nTotals: " + ", ".join(
             f"{n} {t}" for n, t in zip(match.names, match.totals, strict=True)))
         if self.hints:
-            text.append(f"\nYou asked for {self.hints} hints this deal.")
+            text.append(f"\nYou asked for {plural(self.hints, 'hint')} this deal.")
         self.hints = 0
         if match.is_over:
             from rummykit.cli import match_summary
@@ -397,10 +461,16 @@ class RummyApp(App[int]):
 
     def finish(self) -> None:
         if self.stats_url is not None:
-            from rummykit.cli import _store
+            from rummykit.cli import store_match
 
-            _store(self.game.match, [self.game.names[0], *self.game.levels], self.stats_url,
-                   lambda line: self.log_line(line))
+            told, failed = store_match(self.game.match,
+                                       [self.game.names[0], *self.game.levels], self.stats_url)
+            if failed:
+                self.problem = told
+                self.log_line(Text(told, style="bold red"))
+                self.log_line(self.game.keep())
+            else:
+                self.log_line(told)
         self.log_line(Text("The match is over. q leaves.", style="bold"))
 
     # -- the person's actions -------------------------------------------------------------
@@ -526,19 +596,21 @@ class RummyApp(App[int]):
         for d, points in enumerate(v.sheet, 1):
             body.append(f"{d:>4}  " + "".join(f"{p:>12}" for p in points) + "\n")
         body.append("total " + "".join(f"{t:>12}" for t in v.totals), style="bold")
-        target = v.rules.target
-        if target is not None:
-            body.append(f"\n\nThe match ends at {target[len(v.names) - 2]} points.", style="dim")
+        body.append("\n\n" + match_end_text(v.rules, len(v.names), v.match_end), style="dim")
         self.push_screen(Message(body, kind="sheet"))
 
-    async def action_hint(self) -> None:
+    def action_hint(self) -> None:
         v = self.view_now()
         if not v.my_turn or self.busy:
             self.notify("A hint is for your turn.")
             return
+        self.busy = True
+        # A worker, as a bot's turn: the keys are read while the hint is worked out.
+        self.run_worker(self.show_hint(v), group="hint", exit_on_error=True)
+
+    async def show_hint(self, v: View) -> None:
         from rummykit.bots.hints import hint
 
-        self.busy = True
         status = self.status_text(v)
         status.append(" · working out a hint…", style="italic")
         self.query_one("#status", Static).update(status)
@@ -547,10 +619,13 @@ class RummyApp(App[int]):
         try:
             # The hint's own budget (a count of imagined deals, seeded from the position):
             # the same position gets the same hint each time.
-            found = await asyncio.to_thread(hint, v)
+            found = await asyncio.to_thread(hint, v, stop=self.game.stop)
         finally:
             self.busy = False
-            self.query_one("#status", Static).update(self.status_text(self.view_now()))
+            if not self.game.stop.is_set():
+                self.query_one("#status", Static).update(self.status_text(self.view_now()))
+        if self.game.stop.is_set():
+            return  # the person is leaving
         self.hints += 1
         # (the reason begins with the action: "discard KS: KS is your highest card ...")
         reason = with_symbols(found.reason)
@@ -597,18 +672,34 @@ class RummyApp(App[int]):
             self.set_focus(None)
 
     def action_quit_game(self) -> None:
-        self.exit(0)
+        """``q``: leave the match once the person says yes (at once when it is over)."""
+        if self.game.match.is_over:
+            self.leave(0)
+            return
+        where = (f"It is saved in {self.game.save}" if self.game.save is not None
+                 else f"It will be saved in {games_directory()}")
+        body = Text("Leave the match?\n\n", style="bold")
+        body.append(f"{where}: rummykit play --resume FILE goes on with it.\n\n")
+        body.append("y leaves · n (or escape) plays on", style="dim")
+        self.push_screen(Confirm(body), callback=lambda yes: self.leave(0) if yes else None)
 
     def action_interrupt(self) -> None:
-        """Ctrl-C: leave at once (the record is saved after every action), status 130."""
-        self.exit(130, return_code=130)
+        """Ctrl-C: leave at once, status 130 (a bot's search is stopped, not waited for;
+        the record is kept as after ``q``)."""
+        self.leave(130)
+
+    def leave(self, code: int) -> None:
+        """Close the app: a bot's search is stopped, and a match not over is kept (in the
+        data directory where there is no --save file)."""
+        self.game.stop.set()
+        if not self.game.match.is_over:
+            self.kept = self.game.keep()
+        self.exit(code, return_code=code)
 
 
 def run_app(*, rules: str, players: int, seed: int | None, name: str, bots: str | None,
             save: str | None, resume: str | None, stats_url: str | None) -> int:
     """Start (or resume) the game and run the app; the exit status."""
-    import sys
-
     from rummykit.cli import start_game
 
     try:
@@ -621,7 +712,13 @@ def run_app(*, rules: str, players: int, seed: int | None, name: str, bots: str 
         code = app.run()
     except KeyboardInterrupt:
         code = 130
+    game.stop.set()
     print(f"(The shuffles came from seed {game.seed}.)")
-    if game.save is not None:
-        print(f"Record saved to {game.save}")
+    if app.kept is not None:
+        print(app.kept)
+    elif not game.match.is_over or game.save is not None:
+        print(game.keep())
+    if app.problem is not None:
+        print(app.problem, file=sys.stderr)
+        return 2
     return 130 if code == 130 else (code or 0)
