@@ -27,6 +27,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import ClientDisconnect
 
 from rummykit import record as records
 from rummykit.bots import BOTS
@@ -61,6 +62,9 @@ KICKED = {
     "revoked": "this seat's link was replaced by whoever made the table",
 }
 """Why a connection was closed for another (the ``closed`` message's ``reason``)."""
+
+IN_FLIGHT = 32
+"""HTTP requests one client address may have in flight at once (then 429 ``busy``)."""
 
 REQUEST_RATE = 50.0
 REQUEST_BURST = 200.0
@@ -214,6 +218,51 @@ class BodyLimit:
         await send({"type": "http.response.body", "body": body.encode()})
 
 
+class ClientGuard:
+    """ASGI middleware: one client address has at most ``limit`` HTTP requests in flight
+    (more: 429 ``busy``), and a request whose client goes away before its body is in is
+    logged in one line, without a traceback (the body's deadline, or a client that hung
+    up: nobody is there to answer)."""
+
+    def __init__(self, app: Any, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+        self.in_flight: dict[str, int] = {}
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        client = scope["client"][0] if scope.get("client") else "?"
+        if self.in_flight.get(client, 0) >= self.limit:
+            await JSONResponse({"error": f"at most {self.limit} requests from one place at "
+                                "once: wait for the answers", "code": "busy"},
+                               status_code=429, headers={"Retry-After": "1", **SECURITY_HEADERS}
+                               )(scope, receive, send)
+            return
+        self.in_flight[client] = self.in_flight.get(client, 0) + 1
+        cut = False
+
+        async def watched() -> Any:
+            nonlocal cut
+            message = await receive()
+            cut = cut or message["type"] == "http.disconnect"
+            return message
+
+        try:
+            await self.app(scope, watched, send)
+        except ClientDisconnect:
+            cut = True
+        finally:
+            left = self.in_flight.pop(client) - 1
+            if left:
+                self.in_flight[client] = left
+        if cut:
+            # (the path only: a query string may carry a seat's token)
+            log.warning("%s %s: the client went away before its request's body was in",
+                     scope.get("method"), scope.get("path"))
+
+
 class Bucket:
     """A token bucket: ``rate`` a second with bursts up to ``burst`` (by default a
     connection's messages: ``RATE`` and ``BURST``)."""
@@ -239,7 +288,7 @@ def create_app(
     think: float = 1.0, summary_wait: float = SUMMARY_WAIT, api_docs: bool = False,
     tables_per_client: int = TABLES_PER_CLIENT, timer_unit: float = 1.0,
     requests_per_client: tuple[float, float] = (REQUEST_RATE, REQUEST_BURST),
-    shared: bool = False, heartbeat: float = HEARTBEAT,
+    shared: bool = False, heartbeat: float = HEARTBEAT, in_flight: int = IN_FLIGHT,
 ) -> FastAPI:
     """The app on the database at ``database_url`` (DATABASE_URL, or by default the
     SQLite file in the user's data directory).
@@ -254,7 +303,8 @@ def create_app(
     the HTTP requests one client address may make, a second and at once; ``shared``
     that other server processes serve the same (PostgreSQL) database: each hears what the
     others change (:mod:`rummykit.server.bus`), and says it lives every ``heartbeat``
-    seconds."""
+    seconds; ``in_flight`` the HTTP requests one client address may have under way at
+    once."""
     engine = connect(database_url)
     try:
         bus = bus_for(engine, shared=shared)
@@ -306,6 +356,9 @@ def create_app(
         response: Response = await call_next(request)
         response.headers.update(SECURITY_HEADERS)
         return response
+
+    # Outermost (added last): it sees a request's end, a client gone mid-body included.
+    app.add_middleware(ClientGuard, limit=in_flight)
     app.state.hub = hub
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
