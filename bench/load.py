@@ -13,11 +13,27 @@ spread uniformly between half and one and a half times it), as bots at a table d
 It reports actions per second, the latency's p50 and p99, and checks that nothing was
 lost: every acknowledged action is in the database, in order.
 
+With ``--attack``, it measures instead what one greedy client costs everyone else. The
+server runs as deployed (bots wait 0.6 s before each move, the master thinks 1 s); a
+victim at 127.0.0.1 plays a table against a ``random`` bot and asks for ``/api/stats``
+twice a second, while an attacker at 127.0.0.2 (another address on loopback) does one of
+the outside probe's attacks:
+
+- ``masters``: 30 tables of one person and five ``master`` bots (``master`` stand-in too,
+  ``basic(target=100000)``), each handed to the stand-in (``away``) and left;
+- ``replays``: six loops uploading a legal record of about 20,000 steps (398 KiB);
+- ``pages``: 45 requests a second for the page of a finished table (``/t/<id>``);
+- ``none``: nothing (the baseline).
+
+It reports the victim's bot's move time (from the view before the move to the move's
+view, the 0.6 s wait included) and the statistics' answer time, p50 and p95.
+
 Usage::
 
     .venv/bin/python bench/load.py --tables 200 --seconds 30
     .venv/bin/python bench/load.py --tables 50 --rules classic --json
     .venv/bin/python bench/load.py --think 0 --workers 2 --db postgresql+psycopg://...
+    .venv/bin/python bench/load.py --attack masters --seconds 25
 """
 
 from __future__ import annotations
@@ -63,7 +79,8 @@ async def play_seat(base: str, link: str, deadline: float, seed: int, think: flo
     uri = f"ws://{base}/ws/{table_id}?token={token}"
     async with websockets.connect(uri, max_size=2**22) as ws:
         sent_at: float | None = None
-        sent_seq = 0
+        sent_seq = seq = 0
+        legal: list[str] = []
         while time.perf_counter() < deadline:
             try:
                 raw = await asyncio.wait_for(
@@ -73,10 +90,16 @@ async def play_seat(base: str, link: str, deadline: float, seed: int, think: flo
             message = json.loads(raw)
             if message["type"] == "error":
                 sent_at = None
+                if legal and message.get("code") == "rate":
+                    # Too fast for the server's limit: try again in a moment.
+                    await asyncio.sleep(0.1)
+                    sent_at, sent_seq = time.perf_counter(), seq
+                    await ws.send(json.dumps({"type": "action", "action": rng.choice(legal)}))
                 continue
             if message["type"] != "view":
                 continue  # presence, chat: not an answer
             view, seq = message["view"], message["table"]["seq"]
+            legal = view["legal_actions"]
             if sent_at is not None and seq > sent_seq:
                 latencies.append(time.perf_counter() - sent_at)
                 acked.append(1)
@@ -121,6 +144,171 @@ async def run(args: argparse.Namespace, base: str) -> dict[str, Any]:
     }
 
 
+ATTACKER = "127.0.0.2"
+"""The attacker's address (the victim is 127.0.0.1): the server tells them apart."""
+
+
+def pct(values: list[float], p: float) -> float:
+    """The ``p`` quantile of ``values``, in milliseconds (0 for none)."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return 1000 * ordered[min(len(ordered) - 1, int(p * len(ordered)))]
+
+
+def long_record() -> bytes:
+    """A legal record of about 20,000 steps (two players' random moves, one long match)."""
+    from rummykit import record as records
+    from rummykit.engine.match import Match
+    from rummykit.rules import Rules
+
+    match = Match(Rules.parse("basic(target=100000)"), players=["A", "B"], seed=1)
+    rng = random.Random(1)
+    steps = 1
+    while not match.is_over and steps < 19_900:
+        deals = len(match.finished)
+        match.apply(rng.choice(match.deal.legal_actions()))
+        steps += 1 + (len(match.finished) != deals)
+    return records.dumps(records.from_match(match)).encode()
+
+
+async def victim(base: str, deadline: float, moves: list[float]) -> None:
+    """A person against a random bot: plays random legal moves (0.3 s to think) and
+    times each of the bot's moves."""
+    import httpx
+
+    rng = random.Random(7)
+    async with httpx.AsyncClient() as client:
+        made = (await client.post(f"http://{base}/api/tables", json={
+            "rules": "classic", "seats": [{"kind": "person", "name": "Vic"},
+                                          {"kind": "bot", "name": "Rob", "level": "random"}]},
+            timeout=60)).json()
+    link = made["seats"][0]["link"]
+    table_id, token = link.split("/t/")[1].split("?token=")
+    async with websockets.connect(f"ws://{base}/ws/{table_id}?token={token}",
+                                  max_size=2**22) as ws:
+        bots_turn = False
+        last = time.perf_counter()
+        while time.perf_counter() < deadline:
+            try:
+                raw = await asyncio.wait_for(ws.recv(), max(deadline - time.perf_counter(),
+                                                            0.01))
+            except TimeoutError:
+                return
+            message = json.loads(raw)
+            if message["type"] != "view":
+                continue
+            now = time.perf_counter()
+            if bots_turn:
+                moves.append(now - last)
+            last = now
+            view = message["view"]
+            if view["match_over"]:
+                return
+            bots_turn = not view["legal_actions"]
+            if not bots_turn:
+                await asyncio.sleep(0.3)
+                await ws.send(json.dumps({"type": "action",
+                                          "action": rng.choice(view["legal_actions"])}))
+
+
+async def reader(base: str, deadline: float, reads: list[float]) -> None:
+    """The victim's page asks for the statistics twice a second."""
+    import httpx
+
+    async with httpx.AsyncClient() as client:
+        while time.perf_counter() < deadline:
+            started = time.perf_counter()
+            answer = await client.get(f"http://{base}/api/stats", timeout=60)
+            answer.raise_for_status()
+            reads.append(time.perf_counter() - started)
+            await asyncio.sleep(0.5)
+
+
+async def finished_table(base: str) -> str:
+    """A table of two people played to its end (random moves, about 800 actions): its
+    id."""
+    import httpx
+
+    async with httpx.AsyncClient(timeout=120) as client:
+        made = (await client.post(f"http://{base}/api/tables", json={
+            "rules": "classic", "seats": [{"kind": "person", "name": "A"},
+                                          {"kind": "person", "name": "B"}]})).json()
+    links = [s["link"] for s in made["seats"]]
+    await asyncio.gather(*(play_seat(base, link, time.perf_counter() + 300, i, 0.0, [], [])
+                           for i, link in enumerate(links)))
+    table_id: str = made["id"]
+    return table_id
+
+
+async def attack(kind: str, base: str, deadline: float, done: dict[str, int],
+                 finished: str | None) -> None:
+    """One of the probe's attacks from the attacker's address until the deadline."""
+    import httpx
+
+    transport = httpx.AsyncHTTPTransport(local_address=ATTACKER)
+    async with httpx.AsyncClient(transport=transport, timeout=120) as client:
+        if kind == "masters":
+            master = {"kind": "bot", "name": "M", "level": "master"}
+            for _ in range(30):
+                made = await client.post(f"http://{base}/api/tables", json={
+                    "rules": "basic(target=100000)", "standin": "master",
+                    "seats": [{"kind": "person", "name": "P"},
+                              *[master | {"name": f"M{i}"} for i in range(5)]]})
+                if made.status_code != 200:
+                    done["refused"] = done.get("refused", 0) + 1
+                    continue
+                link = made.json()["seats"][0]["link"]
+                table_id, token = link.split("/t/")[1].split("?token=")
+                async with websockets.connect(f"ws://{base}/ws/{table_id}?token={token}",
+                                              local_addr=(ATTACKER, 0)) as ws:
+                    await ws.recv()
+                    await ws.send(json.dumps({"type": "away"}))
+                    await asyncio.sleep(0.1)
+                done["tables"] = done.get("tables", 0) + 1
+            await asyncio.sleep(max(0.0, deadline - time.perf_counter()))
+        elif kind == "replays":
+            body = await asyncio.to_thread(long_record)
+
+            async def upload_loop() -> None:
+                while time.perf_counter() < deadline:
+                    answer = await client.post(f"http://{base}/api/replay", content=body)
+                    done[str(answer.status_code)] = done.get(str(answer.status_code), 0) + 1
+
+            await asyncio.gather(*(upload_loop() for _ in range(6)))
+        elif kind == "pages":
+            page = f"http://{base}/t/{finished}"
+
+            async def one() -> None:
+                answer = await client.get(page)
+                done[str(answer.status_code)] = done.get(str(answer.status_code), 0) + 1
+
+            asked: set[asyncio.Task[None]] = set()
+            while time.perf_counter() < deadline:
+                task = asyncio.ensure_future(one())
+                asked.add(task)
+                task.add_done_callback(asked.discard)
+                await asyncio.sleep(1 / 45)
+            for task in list(asked):
+                task.cancel()
+
+
+async def run_attack(args: argparse.Namespace, base: str) -> dict[str, Any]:
+    moves: list[float] = []
+    reads: list[float] = []
+    done: dict[str, int] = {}
+    finished = await finished_table(base) if args.attack == "pages" else None
+    deadline = time.perf_counter() + args.seconds
+    jobs = [victim(base, deadline, moves), reader(base, deadline, reads)]
+    if args.attack != "none":
+        jobs.append(attack(args.attack, base, deadline, done, finished))
+    await asyncio.gather(*jobs)
+    return {"attack": args.attack, "seconds": args.seconds, "attacker": done,
+            "bot_moves": len(moves), "bot_p50_ms": pct(moves, 0.5),
+            "bot_p95_ms": pct(moves, 0.95), "stats_reads": len(reads),
+            "stats_p50_ms": pct(reads, 0.5), "stats_p95_ms": pct(reads, 0.95)}
+
+
 def stored_actions(db_url: str) -> int:
     from sqlalchemy import create_engine, text
 
@@ -143,6 +331,9 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=1,
                         help="server processes (more than one needs --db postgresql+psycopg:"
                         "//...)")
+    parser.add_argument("--attack", choices=["none", "masters", "replays", "pages"],
+                        help="measure a victim's bot and reads while one client attacks "
+                        "(see above) instead of many tables' actions")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     if args.workers > 1 and not (args.db or "").startswith("postgresql"):
@@ -151,9 +342,11 @@ def main() -> int:
     db_url = args.db or f"sqlite:///{workdir / 'load.db'}"
     port = free_port()
     log = (workdir / "server.log").open("w")
+    served = (["--bot-delay", "0.6"] if args.attack else
+              ["--bot-delay", "0", "--tables-per-client", "100000"])
     server = subprocess.Popen(
         [sys.executable, "-m", "rummykit.cli", "serve", "--port", str(port), "--db", db_url,
-         "--bot-delay", "0", "--tables-per-client", "100000", "--workers", str(args.workers)],
+         *served, "--workers", str(args.workers)],
         cwd=workdir, stdout=subprocess.DEVNULL, stderr=log,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
@@ -165,11 +358,27 @@ def main() -> int:
                 break
             except OSError:
                 time.sleep(0.1)
-        report = asyncio.run(run(args, base))
+        if args.attack:
+            attacked = asyncio.run(run_attack(args, base))
+            load = os.getloadavg()[0]
+        else:
+            report = asyncio.run(run(args, base))
     finally:
         server.terminate()
         server.wait(timeout=30)
         log.close()
+    if args.attack:
+        attacked["load_1min"] = load
+        if args.json:
+            print(json.dumps(attacked))
+        else:
+            print(f"attack {args.attack} for {args.seconds:.0f} s (attacker: "
+                  f"{attacked['attacker']}): victim's bot {attacked['bot_moves']} moves, "
+                  f"p50 {attacked['bot_p50_ms']:.0f} ms, p95 {attacked['bot_p95_ms']:.0f} ms; "
+                  f"/api/stats {attacked['stats_reads']} reads, p50 "
+                  f"{attacked['stats_p50_ms']:.0f} ms, p95 {attacked['stats_p95_ms']:.0f} ms "
+                  f"(machine load {load:.1f}; targets: bot p95 < 1500 ms, reads < 250 ms)")
+        return 0
     stored = stored_actions(db_url)
     report["stored_actions"] = stored
     report["lost"] = report["actions"] - stored if stored < report["actions"] else 0

@@ -15,7 +15,9 @@ import logging
 import math
 import re
 import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
@@ -26,19 +28,25 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
+from sqlalchemy import select
 from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.orm import Session
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import ClientDisconnect
 
 from rummykit import record as records
-from rummykit.bots import BOTS
+from rummykit.bots import BOTS, parse_bot
 from rummykit.cards import CARDS
 from rummykit.db import connect
+from rummykit.db.models import TableRow
 from rummykit.engine.match import Match
 from rummykit.errors import RecordError, RulesError, shown
 from rummykit.rules import OPTION_HELP, PRESET_SOURCES, PRESETS, Rules
 from rummykit.server.bus import HEARTBEAT, bus_for
 from rummykit.server.hub import (
+    BROKEN,
+    BROKEN_MESSAGE,
     SUMMARY_WAIT,
     TIMER_RANGE,
     TRANSFER_TIME,
@@ -51,6 +59,7 @@ from rummykit.server.hub import (
     token_hash,
 )
 from rummykit.server.outbox import Outbox
+from rummykit.server.pool import IDLE_LIMIT
 from rummykit.stats import Store
 
 __all__ = ["MAX_MESSAGE", "create_app"]
@@ -63,6 +72,9 @@ KICKED = {
     "revoked": "this seat's link was replaced by whoever made the table",
 }
 """Why a connection was closed for another (the ``closed`` message's ``reason``)."""
+
+IN_FLIGHT = 32
+"""HTTP requests one client address may have in flight at once (then 429 ``busy``)."""
 
 REQUEST_RATE = 50.0
 REQUEST_BURST = 200.0
@@ -101,6 +113,13 @@ STATS_PAGE = 200
 TABLES_PER_CLIENT = 30
 """Tables one client address may open in TABLE_WINDOW seconds (then 429)."""
 TABLE_WINDOW = 600.0
+MASTER_TABLES_PER_CLIENT = 5
+"""Tables with a ``master`` bot or stand-in one client address may open in TABLE_WINDOW
+seconds (then 429 ``master-limit``): each of its moves is a search of up to a second."""
+REPLAYS_AT_ONCE = 2
+"""Replays (an uploaded record's, a finished table's) worked out at once; more wait."""
+FRAMES_KEPT = 32_000_000
+"""Bytes of finished tables' replays kept ready to send again."""
 MAX_OPEN_TABLES = 5_000
 """Unfinished tables the server keeps at once (then 503): each holds a match in memory."""
 """Bytes of an uploaded record."""
@@ -228,6 +247,51 @@ class BodyLimit:
         await send({"type": "http.response.body", "body": body.encode()})
 
 
+class ClientGuard:
+    """ASGI middleware: one client address has at most ``limit`` HTTP requests in flight
+    (more: 429 ``busy``), and a request whose client goes away before its body is in is
+    logged in one line, without a traceback (the body's deadline, or a client that hung
+    up: nobody is there to answer)."""
+
+    def __init__(self, app: Any, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+        self.in_flight: dict[str, int] = {}
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        client = scope["client"][0] if scope.get("client") else "?"
+        if self.in_flight.get(client, 0) >= self.limit:
+            await JSONResponse({"error": f"at most {self.limit} requests from one place at "
+                                "once: wait for the answers", "code": "busy"},
+                               status_code=429, headers={"Retry-After": "1", **SECURITY_HEADERS}
+                               )(scope, receive, send)
+            return
+        self.in_flight[client] = self.in_flight.get(client, 0) + 1
+        cut = False
+
+        async def watched() -> Any:
+            nonlocal cut
+            message = await receive()
+            cut = cut or message["type"] == "http.disconnect"
+            return message
+
+        try:
+            await self.app(scope, watched, send)
+        except ClientDisconnect:
+            cut = True
+        finally:
+            left = self.in_flight.pop(client) - 1
+            if left:
+                self.in_flight[client] = left
+        if cut:
+            # (the path only: a query string may carry a seat's token)
+            log.warning("%s %s: the client went away before its request's body was in",
+                     scope.get("method"), scope.get("path"))
+
+
 class Bucket:
     """A token bucket: ``rate`` a second with bursts up to ``burst`` (by default a
     connection's messages: ``RATE`` and ``BURST``)."""
@@ -257,8 +321,8 @@ def create_app(
     think: float = 1.0, summary_wait: float = SUMMARY_WAIT, api_docs: bool = False,
     tables_per_client: int = TABLES_PER_CLIENT, timer_unit: float = 1.0,
     requests_per_client: tuple[float, float] = (REQUEST_RATE, REQUEST_BURST),
-    shared: bool = False, heartbeat: float = HEARTBEAT,
-    allowed_hosts: Sequence[str] | None = None,
+    shared: bool = False, heartbeat: float = HEARTBEAT, in_flight: int = IN_FLIGHT,
+    idle_limit: float = IDLE_LIMIT, allowed_hosts: Sequence[str] | None = None,
 ) -> FastAPI:
     """The app on the database at ``database_url`` (DATABASE_URL, or by default the
     SQLite file in the user's data directory).
@@ -273,7 +337,9 @@ def create_app(
     the HTTP requests one client address may make, a second and at once; ``shared``
     that other server processes serve the same (PostgreSQL) database: each hears what the
     others change (:mod:`rummykit.server.bus`), and says it lives every ``heartbeat``
-    seconds; ``allowed_hosts`` the host names the app answers to (the Host header; None
+    seconds; ``in_flight`` the HTTP requests one client address may have under way at
+    once; ``idle_limit`` the seconds a table's bots play on once no person is connected
+    to it; ``allowed_hosts`` the host names the app answers to (the Host header; None
     or ``["*"]``: any), so that a page of another site that renames itself to this
     server's address ("DNS rebinding") reaches nothing."""
     engine = connect(database_url)
@@ -283,7 +349,12 @@ def create_app(
         engine.dispose()
         raise
     hub = Hub(engine, bot_delay=bot_delay, think=think, summary_wait=summary_wait,
-              timer_unit=timer_unit, bus=bus, heartbeat=heartbeat)
+              timer_unit=timer_unit, bus=bus, heartbeat=heartbeat, idle_limit=idle_limit)
+    # Replays are work for the processor and answers of megabytes: a few at a time, in
+    # threads of their own (the database reads keep the loop's threads).
+    replayer = ThreadPoolExecutor(max_workers=REPLAYS_AT_ONCE,
+                                  thread_name_prefix="rummykit-replay")
+    replays = FrameCache(FRAMES_KEPT)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -293,6 +364,7 @@ def create_app(
         hub.start()
         yield
         await hub.shutdown()
+        replayer.shutdown(wait=True, cancel_futures=True)
         engine.dispose()
 
     app = FastAPI(title="rummykit", lifespan=lifespan,
@@ -305,6 +377,7 @@ def create_app(
     if allowed_hosts is not None and "*" not in allowed_hosts:
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))
     openings: dict[str, Bucket] = {}
+    mastering: dict[str, Bucket] = {}
 
     asking: dict[str, Bucket] = {}
     rate, burst = requests_per_client
@@ -329,6 +402,9 @@ def create_app(
         response: Response = await call_next(request)
         response.headers.update(SECURITY_HEADERS)
         return response
+
+    # Outermost (added last): it sees a request's end, a client gone mid-body included.
+    app.add_middleware(ClientGuard, limit=in_flight)
     app.state.hub = hub
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
@@ -341,16 +417,22 @@ def create_app(
 
     @app.get("/t/{table_id}", include_in_schema=False)
     async def table_page(table_id: str) -> Response:
-        try:
-            async with using(table_id):
-                pass
-        except HubError as err:
+        # The page needs only to know that the table is not broken: a table in memory
+        # says so; another's stored status does, read without replaying its match.
+        table = hub.tables.get(table_id)
+        if table is None and table_id.isalnum() and len(table_id) <= 32 and (
+                table_id in hub.broken
+                or await asyncio.to_thread(stored_status, table_id) == BROKEN):
             # A broken table gets its answer here; a bad link is told by the page itself.
-            if err.status == 410:
-                return HTMLResponse(
-                    f"<!doctype html><meta charset=\"utf-8\"><title>rummykit</title>"
-                    f"<p>{html.escape(str(err))}</p>\n", status_code=err.status)
+            return HTMLResponse(
+                f"<!doctype html><meta charset=\"utf-8\"><title>rummykit</title>"
+                f"<p>{html.escape(BROKEN_MESSAGE)}</p>\n", status_code=410)
         return page("table.html")
+
+    def stored_status(table_id: str) -> str | None:
+        with Session(engine) as session:
+            return session.scalars(select(TableRow.status)
+                                   .where(TableRow.id == table_id)).first()
 
     @app.get("/replay", include_in_schema=False)
     async def replay_page() -> FileResponse:
@@ -446,6 +528,17 @@ def create_app(
         if sum(1 for t in hub.tables.values() if t.status != "finished") >= MAX_OPEN_TABLES:
             raise HubError("the server has as many tables open as it can hold: try again "
                            "later", 503)
+        searching = [s.level for s in body.seats if s.kind == "bot"] + [body.standin]
+        if any(masterly(level) for level in searching):
+            masters = mastering.setdefault(client, Bucket(
+                MASTER_TABLES_PER_CLIENT, MASTER_TABLES_PER_CLIENT / TABLE_WINDOW))
+            if len(mastering) > 10 * MAX_OPEN_TABLES:
+                mastering.clear()
+            if not masters.take():
+                raise HubError(f"at most {MASTER_TABLES_PER_CLIENT} new tables with a master "
+                               "in ten minutes from one place (each of its moves is a long "
+                               "search): choose expert, or try again later", 429,
+                               code="master-limit")
         if not bucket.take():
             raise HubError(f"at most {tables_per_client} new tables in ten minutes from one "
                            "place: try again later", 429, retry_after=bucket.wait())
@@ -464,6 +557,7 @@ def create_app(
             key_hashes=None if creator is None else [
                 creator if i == first else None for i in range(len(body.seats))],
             turn_timer=body.timer, standin=body.standin, listed=body.public)
+        hub.pool.own(table.id, client)  # (its bots' searches are this client's)
         return {
             "id": table.id,
             "rules": str(table.rules),
@@ -494,6 +588,7 @@ def create_app(
         async with using(table_id) as table:
             seat = seat_or_403(table, body)
             new_id = await hub.rematch(table, seat)
+        hub.pool.own(new_id, hub.pool.client_of(table_id))
         # The seat's token and its browser's claim carry over to the rematch (kept hashed).
         link = (f"/t/{new_id}?token={quote(body.token)}" if body.token
                 else f"/t/{new_id}?seat={seat}")
@@ -556,16 +651,27 @@ def create_app(
             "Content-Disposition": f'attachment; filename="rummykit-{table.id}.json"'})
 
     @app.get("/api/tables/{table_id}/frames")
-    async def table_frames(table_id: str, who: Who) -> dict[str, Any]:
+    async def table_frames(table_id: str, who: Who) -> Response:
         async with using(table_id) as table:
             seat_or_403(table, who)
             if table.status != "finished":
                 raise HubError("the replay can be watched once the match is over", 409)
-            record = records.from_match(table.match)
-        return await asyncio.to_thread(frames, record)
+            ready = replays.get(table.id)
+            record = None if ready is not None else records.from_match(table.match)
+        if record is not None:
+            # A finished table's replay never changes: worked out once, then kept.
+            ready = await replayed(record)
+            replays.put(table_id, ready)
+        assert ready is not None
+        return Response(ready, media_type="application/json")
+
+    async def replayed(record: records.Record) -> bytes:
+        """A record's frames as JSON (replayed and encoded in a replay thread)."""
+        return await asyncio.get_running_loop().run_in_executor(replayer, frames_json,
+                                                                 record)
 
     @app.post("/api/replay")
-    async def replay_upload(request: Request) -> dict[str, Any]:
+    async def replay_upload(request: Request) -> Response:
         body = await request.body()
         if len(body) > MAX_RECORD:
             raise HubError("that record is too large")
@@ -578,7 +684,7 @@ def create_app(
             raise HubError(f"that record has {steps} steps; the viewer shows at most "
                            f"{MAX_FRAMES}")
         # Replaying is work for the processor: off the event loop, so tables keep going.
-        return await asyncio.to_thread(frames, rec)
+        return Response(await replayed(rec), media_type="application/json")
 
     @app.get("/api/stats")
     async def stats(preset: str | None = None,
@@ -911,11 +1017,19 @@ def _json_value(value: object) -> object:
 
 def frames(rec: records.Record) -> dict[str, Any]:
     """Every step of a record with all hands shown, for the replay viewer."""
-    out: list[dict[str, Any]] = []
+    answer: dict[str, Any] = json.loads(frames_json(rec))
+    return answer
+
+
+def frames_json(rec: records.Record) -> bytes:
+    """:func:`frames` as JSON. Each step is encoded as it is replayed, so that no tree of
+    every step's objects is ever held at once (a 20,000-step record's answer is
+    megabytes)."""
+    out: list[str] = []
 
     def step(match: Match, deal_number: int, text: str | None) -> None:
         deal = match.deal
-        out.append({
+        out.append(json.dumps({
             "deal": deal_number, "action": text,
             "by": None if text is None else deal.last_mover,
             "to_move": deal.to_move, "phase": deal.phase, "dealer": deal.dealer,
@@ -925,7 +1039,7 @@ def frames(rec: records.Record) -> dict[str, Any]:
                       for m in deal.table],
             "totals": list(match.totals),
             "result": None if deal.result is None else deal.result.to_json(),
-        })
+        }))
 
     try:
         outcome = records.replay(rec, on_step=step)
@@ -933,7 +1047,45 @@ def frames(rec: records.Record) -> dict[str, Any]:
     except (records.ReplayError, RecordError) as err:
         outcome = None
         error = str(err)
-    return {
-        "players": rec.players, "rules": str(rec.rules), "frames": out, "error": error,
-        "result": None if outcome is None else outcome.to_json()["result"],
-    }
+    head = json.dumps({
+        "players": rec.players, "rules": str(rec.rules), "error": error,
+        "result": None if outcome is None else outcome.to_json()["result"], "frames": [],
+    })
+    # (the steps go in the empty list that ends the head)
+    return "".join((head[:-2], ",".join(out), "]}")).encode()
+
+
+def masterly(level: str | None) -> bool:
+    """Whether a bot level is the master (a search of up to a second a move)."""
+    if level is None:
+        return False
+    try:
+        name, _ = parse_bot(level)
+    except ValueError:
+        return False
+    return name == "master"
+
+
+class FrameCache:
+    """Finished tables' replays as JSON, the most recently asked kept up to ``limit``
+    bytes in all."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.size = 0
+        self.kept: OrderedDict[str, bytes] = OrderedDict()
+
+    def get(self, table_id: str) -> bytes | None:
+        found = self.kept.get(table_id)
+        if found is not None:
+            self.kept.move_to_end(table_id)
+        return found
+
+    def put(self, table_id: str, data: bytes) -> None:
+        if len(data) > self.limit or table_id in self.kept:
+            return
+        self.kept[table_id] = data
+        self.size += len(data)
+        while self.size > self.limit:
+            _, dropped = self.kept.popitem(last=False)
+            self.size -= len(dropped)

@@ -37,6 +37,7 @@ from rummykit.melds import laid_points
 from rummykit.names import printable_name
 from rummykit.rules import Rules
 from rummykit.server.bus import HEARTBEAT, Bus, LocalBus
+from rummykit.server.pool import IDLE_LIMIT, SearchPool, nobody_since
 from rummykit.server.transfers import LIFETIME as TRANSFER_LIFETIME
 from rummykit.server.transfers import TransferCodes
 from rummykit.stats import Store
@@ -313,8 +314,13 @@ class Hub:
 
     def __init__(self, engine: Engine, *, bot_delay: float = 0.6, think: float = 1.0,
                  summary_wait: float = SUMMARY_WAIT, timer_unit: float = 1.0,
-                 bus: Bus | None = None, heartbeat: float = HEARTBEAT) -> None:
+                 bus: Bus | None = None, heartbeat: float = HEARTBEAT,
+                 idle_limit: float = IDLE_LIMIT, pool: SearchPool | None = None) -> None:
         self.engine = engine
+        self.pool = pool or SearchPool()
+        """Where bots' moves and hints are worked out (fairly between clients)."""
+        self.idle_limit = idle_limit
+        """Seconds a table's bots play on once no person is connected to it."""
         self.bus = bus or LocalBus()
         """How this process hears of the others (:mod:`rummykit.server.bus`)."""
         self.heartbeat = heartbeat
@@ -1216,8 +1222,9 @@ class Hub:
         try:
             # The view is immutable: the search reads it without the table's lock. Its
             # generator is seeded from the seat's position (hints.hint's default).
-            found = await asyncio.to_thread(
-                hint, seen, rollouts=HINT_ROLLOUTS, think=min(self.think, HINT_THINK))
+            found = await self.pool.run(
+                table.id, lambda: hint(seen, rollouts=HINT_ROLLOUTS,
+                                       think=min(self.think, HINT_THINK)))
         finally:
             table.hinting.discard(seat)
         counts = table.hints.setdefault(seen.deal_number, [0] * table.players)
@@ -1395,8 +1402,15 @@ class Hub:
 
     async def _play_bots(self, table: Table) -> None:
         bots: dict[tuple[int, str], Bot] = {}
+        loop = asyncio.get_running_loop()
         while True:
             await asyncio.sleep(self.bot_delay)
+            since = nobody_since(table, loop.time())
+            if since is not None and loop.time() - since >= self.idle_limit:
+                # Nobody's here to watch: the bots wait until a person connects again.
+                log.info("table %s: no person connected for %.0f s; its bots wait",
+                         table.id, loop.time() - since)
+                return
             if table.reading:
                 # The people read the last deal's summary; then the next deal goes on.
                 with contextlib.suppress(TimeoutError):
@@ -1420,7 +1434,7 @@ class Hub:
             # other table goes on meanwhile, and without the table's lock, so that the
             # people at this one can still ask for hints and reasons (the view is a
             # snapshot; only the bot moves at its seat, so the position waits for it).
-            action = await asyncio.to_thread(bot.choose, seen, rng)
+            action = await self.pool.run(table.id, bot.choose, seen, rng)
             async with table.lock:
                 if table.seq != seq or table.status != "playing" or (
                         self._level_at(table, seat) != level):
@@ -1493,10 +1507,11 @@ class Hub:
         with Session(self.engine) as session:
             for start in range(0, len(table_ids), 500):
                 chunk = table_ids[start:start + 500]
-                last = dict(session.execute(
-                    select(ActionRow.table_id, func.max(ActionRow.seq))
-                    .where(ActionRow.table_id.in_(chunk)).group_by(ActionRow.table_id)
-                ).tuples().all())
+                last: dict[str, int] = {
+                    table_id: seq for table_id, seq in session.execute(
+                        select(ActionRow.table_id, func.max(ActionRow.seq))
+                        .where(ActionRow.table_id.in_(chunk))
+                        .group_by(ActionRow.table_id))}
                 for table_id, status in session.execute(
                         select(TableRow.id, TableRow.status).where(TableRow.id.in_(chunk))):
                     out[table_id] = (last.get(table_id) or 0, status)
@@ -1839,6 +1854,8 @@ class Hub:
                 self._later(self.announce(table, "standing", seat=seat, on=False))
         if table.turn_timer is not None and table.status == "playing":
             self._arm_timer(table)
+        if table.kinds[seat] == "person":
+            self._schedule_bot(table)  # (bots left waiting by an idle table go on)
 
     def disconnect(self, table: Table, seat: int, send: Send) -> None:
         table.sockets.get(seat, set()).discard(send)
@@ -1873,3 +1890,4 @@ class Hub:
         self.bus.stop()
         self._writer.shutdown(wait=True)
         self._announcer.shutdown(wait=True)
+        self.pool.shutdown()
