@@ -129,6 +129,9 @@ def _parser() -> argparse.ArgumentParser:
                        "for tests and demonstrations)")
     serve.add_argument("--header-timeout", type=_seconds, default=10.0, metavar="S",
                        help="seconds a client has to send a request's headers")
+    serve.add_argument("--access-log", action="store_true",
+                       help="write a line on stderr for each request: the time, the method, "
+                       "the path (never its query string) and the status")
     serve.add_argument("--workers", type=int, default=1, metavar="N",
                        help="server processes; more than one needs a PostgreSQL database "
                        "(--db postgresql+psycopg://...)")
@@ -237,7 +240,7 @@ def _serve(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             return 2
         return serve_workers(options, workers=args.workers, host=args.host, port=args.port,
-                             header_timeout=args.header_timeout)
+                             header_timeout=args.header_timeout, access_log=args.access_log)
     try:
         app = create_app(args.db, bot_delay=args.bot_delay, allow_seed=args.allow_seed,
                          think=args.think, api_docs=args.api_docs,
@@ -246,6 +249,7 @@ def _serve(args: argparse.Namespace) -> int:
     except (ArgumentError, OperationalError, ValueError) as err:
         print(f"cannot open the database: {str(err).splitlines()[0]}", file=sys.stderr)
         return 2
+    from rummykit.server.logs import log_config
     from rummykit.server.protocol import timely_protocol
     from rummykit.server.workers import listen
 
@@ -260,7 +264,8 @@ def _serve(args: argparse.Namespace) -> int:
             if self.started:  # (listening now: the address works)
                 print(f"rummykit: open {address} in a browser", flush=True)
 
-    config = uvicorn.Config(app, log_level="warning", ws_max_size=65536,
+    config = uvicorn.Config(app, log_config=log_config(args.access_log),
+                            access_log=args.access_log, ws_max_size=65536,
                             http=timely_protocol(args.header_timeout))
     with listener:
         Server(config).run(sockets=[listener])

@@ -1504,8 +1504,9 @@ class Hub:
                 for send in list(table.sockets.get(int(message["seat"]), ())):
                     await self.kick(table, send, str(message["reason"]))
         except (KeyError, TypeError, ValueError, AttributeError):
-            log.warning("an announcement of another process was not understood: %.200r",
-                        message)
+            # (its kind and fields' names only: a transfer's announcement holds a key)
+            log.warning("an announcement of another process was not understood: %.40r "
+                        "with %.200s", kind, ", ".join(sorted(map(str, message))))
 
     async def _elsewhere(self, table: Table,
                          changes: dict[str, tuple[frozenset[int], int, float] | None]) -> None:

@@ -32,7 +32,8 @@ RESTART_PAUSE = 1.0
 is not restarted in a tight loop)."""
 
 
-def _worker(options: dict[str, Any], listener: socket.socket, header_timeout: float) -> None:
+def _worker(options: dict[str, Any], listener: socket.socket, header_timeout: float,
+            access_log: bool = False) -> None:
     """One worker process: the app on the shared socket."""
     # Ctrl-C reaches every process of the terminal: the parent stops the workers (a
     # worker still starting would otherwise die with a traceback); uvicorn, once it runs,
@@ -43,11 +44,12 @@ def _worker(options: dict[str, Any], listener: socket.socket, header_timeout: fl
     import uvicorn
 
     from rummykit.server.app import create_app
+    from rummykit.server.logs import log_config
     from rummykit.server.protocol import timely_protocol
 
     app = create_app(**options, shared=True)
-    config = uvicorn.Config(app, log_level="warning", ws_max_size=65536,
-                            http=timely_protocol(header_timeout))
+    config = uvicorn.Config(app, log_config=log_config(access_log), access_log=access_log,
+                            ws_max_size=65536, http=timely_protocol(header_timeout))
     with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C: stopped, as it was asked to
         uvicorn.Server(config).run(sockets=[listener])
 
@@ -78,7 +80,7 @@ def listen(host: str, port: int) -> socket.socket | None:
 
 
 def serve_workers(options: dict[str, Any], *, workers: int, host: str, port: int,
-                  header_timeout: float) -> int:
+                  header_timeout: float, access_log: bool = False) -> int:
     """Serve ``create_app(**options)`` from ``workers`` processes on ``host:port`` until
     Ctrl-C or SIGTERM; return the exit status."""
     listener = listen(host, port)
@@ -91,7 +93,8 @@ def serve_workers(options: dict[str, Any], *, workers: int, host: str, port: int
     context = multiprocessing.get_context("spawn")
 
     def start() -> BaseProcess:
-        process = context.Process(target=_worker, args=(options, listener, header_timeout),
+        process = context.Process(target=_worker,
+                                  args=(options, listener, header_timeout, access_log),
                                   name="rummykit-worker", daemon=False)
         process.start()
         return process
