@@ -99,9 +99,10 @@ def test_a_connection_that_sends_no_hello_is_closed(client: TestClient,
     assert code == 4408 and message["code"] == "hello" and "hello" in message["message"]
 
 
-def test_a_bad_key_in_the_hello_is_refused_as_before(client: TestClient) -> None:
+@pytest.mark.parametrize("key", ["short", "x" * 200, "bad key with spaces padding"])
+def test_a_bad_key_in_the_hello_is_refused_as_before(client: TestClient, key: str) -> None:
     table_id, tokens = create(client, TWO)
-    with seat_socket(client, table_id, tokens[0], "short") as ws:
+    with seat_socket(client, table_id, tokens[0], key) as ws:
         message, code = closed_with(ws)
     assert (message["code"], code) == ("bad-key", 4400)
 

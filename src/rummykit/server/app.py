@@ -198,7 +198,8 @@ class HelloIn(BaseModel):
     type: str = Field(pattern="^hello$")
     token: str | None = Field(default=None, max_length=100)
     seat: int | None = None
-    key: str | None = Field(default=None, max_length=100)
+    key: str | None = None
+    """(checked by :func:`hub.good_key`: a bad key is refused with its own code)"""
 
 
 class KeyIn(BaseModel):
@@ -651,6 +652,8 @@ def create_app(
             await refuse(f"no hello came within {HELLO_WAIT:g} seconds: the first message "
                          "says who this is", 4408, {"code": "hello"})
             return
+        except (WebSocketDisconnect, RuntimeError):
+            return  # gone before it said who it was
         if frame["type"] == "websocket.disconnect":
             return
         hello = read_hello(frame.get("text"))
