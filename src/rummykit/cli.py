@@ -139,6 +139,9 @@ def _parser() -> argparse.ArgumentParser:
                        help="comma-separated host names the server answers to (the Host "
                        "header; '*' for any). Default: localhost, 127.0.0.1 and ::1 when "
                        "serving on a loopback address, else any")
+    serve.add_argument("--access-log", action="store_true",
+                       help="write a line on stderr for each request: the time, the method, "
+                       "the path (never its query string) and the status")
     serve.add_argument("--workers", type=int, default=1, metavar="N",
                        help="server processes; more than one needs a PostgreSQL database "
                        "(--db postgresql+psycopg://...)")
@@ -262,7 +265,7 @@ def _serve(args: argparse.Namespace) -> int:
             return 2
         return serve_workers(options, workers=args.workers, host=args.host, port=args.port,
                              header_timeout=args.header_timeout,
-                             trusted_proxies=args.trust_proxy)
+                             trusted_proxies=args.trust_proxy, access_log=args.access_log)
     try:
         app = create_app(**options)
     except (ArgumentError, DatabaseError, ValueError) as err:
@@ -282,7 +285,7 @@ def _serve(args: argparse.Namespace) -> int:
                 print(f"rummykit: open {address} in a browser", flush=True)
 
     config = server_config(app, header_timeout=args.header_timeout,
-                           trusted_proxies=args.trust_proxy)
+                           trusted_proxies=args.trust_proxy, access_log=args.access_log)
     with listener:
         Server(config).run(sockets=[listener])
     return 0

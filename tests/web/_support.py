@@ -8,12 +8,20 @@ with the server's game, so a test knows every hand and the stock without asking 
 from __future__ import annotations
 
 import random
+import socket
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
+import httpx
 from sqlalchemy import create_engine, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
+from starlette.testclient import TestClient, WebSocketTestSession
 
 from rummykit.bots import make_bot
 from rummykit.cards import CARDS
@@ -28,7 +36,11 @@ __all__ = [
     "Shadow",
     "bot",
     "card_words",
+    "hello",
     "person",
+    "seat_socket",
+    "served",
+    "who",
 ]
 
 
@@ -38,6 +50,66 @@ def person(name: str) -> dict[str, Any]:
 
 def bot(name: str, level: str = "greedy") -> dict[str, Any]:
     return {"kind": "bot", "name": name, "level": level}
+
+
+def hello(token: str | None = None, key: str | None = None, *,
+          seat: int | None = None) -> dict[str, Any]:
+    """A seat connection's first message: who it is (the fields given)."""
+    out: dict[str, Any] = {"type": "hello"}
+    for name, value in (("token", token), ("seat", seat), ("key", key)):
+        if value is not None:
+            out[name] = value
+    return out
+
+
+def who(token: str | None = None, key: str | None = None) -> dict[str, str]:
+    """The headers of an API request that asks as a seat: its link's token, the
+    browser's key (the seat number, no secret, goes in the query string)."""
+    out = {}
+    if token is not None:
+        out["X-Rummykit-Token"] = token
+    if key is not None:
+        out["X-Rummykit-Key"] = key
+    return out
+
+
+@contextmanager
+def seat_socket(client: TestClient, table_id: str, token: str | None = None,
+                key: str | None = None, *, seat: int | None = None,
+                **options: Any) -> Iterator[WebSocketTestSession]:
+    """A seat's live connection: ``/ws/<table>``, then the hello (its link's ``token``
+    or the ``seat`` this browser claimed, with the browser's ``key``)."""
+    with client.websocket_connect(f"/ws/{table_id}", **options) as ws:
+        ws.send_json(hello(token, key, seat=seat))
+        yield ws
+
+
+@contextmanager
+def served(workdir: Path, *options: str) -> Iterator[int]:
+    """``rummykit serve`` with ``options`` in a subprocess on a SQLite file in
+    ``workdir``, its output (stdout and stderr) in ``workdir/server.log``: its port, once
+    it answers; stopped afterwards."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    with (workdir / "server.log").open("wb") as log:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "rummykit.cli", "serve", "--port", str(port), "--db",
+             f"sqlite:///{workdir / 'rummykit.db'}", *options],
+            stdout=log, stderr=subprocess.STDOUT, cwd=workdir)
+        try:
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline and server.poll() is None:
+                try:
+                    if httpx.get(f"http://127.0.0.1:{port}/api/presets", timeout=2).is_success:
+                        break
+                except httpx.HTTPError:
+                    time.sleep(0.1)
+            assert server.poll() is None, (workdir / "server.log").read_text(errors="replace")
+            yield port
+        finally:
+            server.terminate()
+            server.wait(20)
 
 
 def _strings(value: object) -> Iterator[str]:

@@ -38,7 +38,8 @@ from rummykit.server.app import MAX_MESSAGE, create_app
 from rummykit.server.hub import Hub
 from rummykit.views import view
 
-from ._support import ActionLog, Shadow, bot, card_words, person
+from ._support import ActionLog, Shadow, bot, card_words, person, who
+from ._support import seat_socket as socket
 
 pytestmark = [
     pytest.mark.timeout(120),
@@ -167,14 +168,6 @@ def create(client: TestClient, seats: list[dict[str, Any]], rules: str = RULES,
     return data["id"], tokens
 
 
-def socket(client: TestClient, table_id: str, token: str | None,
-           key: str | None = None) -> Any:
-    query = "" if token is None else f"?token={token}"
-    if key is not None:
-        query += f"&key={key}"
-    return client.websocket_connect(f"/ws/{table_id}{query}")
-
-
 @contextmanager
 def seated(client: TestClient, table_id: str, tokens: list[str | None],
            keys: list[str] | None = None) -> Iterator[dict[int, Conn]]:
@@ -277,7 +270,8 @@ def test_create_table(client: TestClient) -> None:
         assert link.startswith(f"/t/{data['id']}?token=")
         assert len(link.split("token=")[1]) >= 20
     assert links[0] != links[1]
-    state = client.get(links[0].replace("/t/", "/api/tables/")).json()
+    state = client.get(f"/api/tables/{data['id']}",
+                       headers=who(links[0].split("token=")[1])).json()
     assert state["type"] == "view"
     assert state["table"]["status"] == "waiting"
     assert [s["joined"] for s in state["table"]["seats"]] == [False, True, False]
@@ -384,26 +378,24 @@ def test_table_state_needs_the_right_token(client: TestClient) -> None:
     table_id, tokens = create(client, [person("Ann"), bot("Bob"), person("Cid")])
     _other_id, other_tokens = create(client, TWO)
     for seat in (0, 2):
-        state = client.get(f"/api/tables/{table_id}", params={"token": tokens[seat]})
+        state = client.get(f"/api/tables/{table_id}", headers=who(tokens[seat]))
         assert state.status_code == 200
         assert state.json()["view"]["seat"] == seat
-    for params in ({}, {"token": ""}, {"token": "x" * 32}, {"token": tokens[0][:-1]},
-                   {"token": other_tokens[0]}):
-        refused = client.get(f"/api/tables/{table_id}", params=params)
-        assert refused.status_code == 403, params
+    for headers in ({}, who(""), who("x" * 32), who(tokens[0][:-1]), who(other_tokens[0])):
+        refused = client.get(f"/api/tables/{table_id}", headers=headers)
+        assert refused.status_code == 403, headers
         assert "token" in error_text(refused)
     for bad_id in ("0123456789ab", "nosuchtable", "a" * 40, "bad-id"):
-        missing = client.get(f"/api/tables/{bad_id}", params={"token": tokens[0]})
+        missing = client.get(f"/api/tables/{bad_id}", headers=who(tokens[0]))
         assert missing.status_code == 404
         assert error_text(missing) == "there is no such table"
     for path in ("record", "frames"):
-        assert client.get(f"/api/tables/{table_id}/{path}",
-                          params={"token": "nope"}).status_code == 403
-        assert client.get(f"/api/tables/nosuchtable/{path}",
-                          params={"token": tokens[0]}).status_code == 404
-        early = client.get(f"/api/tables/{table_id}/{path}", params={"token": tokens[0]})
-        assert early.status_code == 409
-        assert "once the match is over" in error_text(early)
+        # Open to whoever has the table's link, once the match is over (not before).
+        assert client.get(f"/api/tables/nosuchtable/{path}").status_code == 404
+        for headers in ({}, who("nope"), who(tokens[0])):
+            early = client.get(f"/api/tables/{table_id}/{path}", headers=headers)
+            assert early.status_code == 409
+            assert "once the match is over" in error_text(early)
     assert client.post(f"/api/tables/{table_id}/rematch",
                        json={"token": "nope"}).status_code == 403
     early = client.post(f"/api/tables/{table_id}/rematch", json={"token": tokens[0]})
@@ -422,7 +414,7 @@ def test_websocket_refuses_a_bad_token(client: TestClient, which: str) -> None:
         with pytest.raises(WebSocketDisconnect) as closed:
             conn.recv()
         assert closed.value.code == 4403
-    state = client.get(f"/api/tables/{table_id}", params={"token": tokens[0]}).json()
+    state = client.get(f"/api/tables/{table_id}", headers=who(tokens[0])).json()
     assert state["table"]["status"] == "waiting"
 
 
@@ -704,7 +696,7 @@ def test_a_master_seat_plays_a_whole_deal(db_url: str) -> None:
         assert final[0]["view"]["match_over"]
         bot_moves = [seat for seat, _ in shadow.match.finished[0].moves if seat != 0]
         assert len(bot_moves) > 4
-        seats = client.get(f"/api/tables/{table_id}", params={"token": tokens[0]}).json()
+        seats = client.get(f"/api/tables/{table_id}", headers=who(tokens[0])).json()
         assert [s.get("level") for s in seats["table"]["seats"]][1:] == [
             "master", "master(think=0.02)"]
 
@@ -751,7 +743,7 @@ def test_restart_rebuilds_the_tables(db_url: str) -> None:
 
     with app_client(db_url) as client:
         for seat, token in enumerate(tokens):
-            state = client.get(f"/api/tables/{table_id}", params={"token": token}).json()
+            state = client.get(f"/api/tables/{table_id}", headers=who(token)).json()
             assert state["view"] == last[seat]["view"]
             assert state["view"] == shadow.view_json(seat)
             # every public fact of the table but the line of its last action and who is
@@ -759,7 +751,7 @@ def test_restart_rebuilds_the_tables(db_url: str) -> None:
             assert lasting(state["table"]) == lasting(last[seat]["table"])
             assert not any(s["connected"] for s in state["table"]["seats"])
         waiting = client.get(f"/api/tables/{waiting_id}",
-                             params={"token": waiting_tokens[0]}).json()
+                             headers=who(waiting_tokens[0])).json()
         assert waiting["table"]["status"] == "waiting"
         assert [s["joined"] for s in waiting["table"]["seats"]] == [False, True]
         with socket(client, table_id, tokens[0]) as ws0, \
@@ -819,13 +811,13 @@ def test_a_finished_table_after_restart(db_url: str) -> None:
     """A finished table is not rebuilt at start, but its links, record and rematch work."""
     with app_client(db_url) as client:
         table_id, tokens, last = play_to_the_end(client, 25)
-        record = client.get(f"/api/tables/{table_id}/record", params={"token": tokens[0]}).text
+        record = client.get(f"/api/tables/{table_id}/record").text
     with app_client(db_url) as client:
         assert table_id not in client.app.state.hub.tables  # type: ignore[attr-defined]
-        state = client.get(f"/api/tables/{table_id}", params={"token": tokens[1]}).json()
+        state = client.get(f"/api/tables/{table_id}", headers=who(tokens[1])).json()
         assert state["view"] == last[1]["view"]
         assert state["table"]["status"] == "finished"
-        again = client.get(f"/api/tables/{table_id}/record", params={"token": tokens[1]})
+        again = client.get(f"/api/tables/{table_id}/record")
         assert again.status_code == 200 and again.text == record
         with socket(client, table_id, tokens[0]) as ws:
             ann = Conn(ws, 0)
@@ -836,7 +828,7 @@ def test_a_finished_table_after_restart(db_url: str) -> None:
         assert answer.status_code == 200
         new_token = answer.json()["link"].split("token=", 1)[1]
         assert client.get(f"/api/tables/{answer.json()['id']}",
-                          params={"token": new_token}).status_code == 200
+                          headers=who(new_token)).status_code == 200
         assert new_token == tokens[0]  # a seat's key carries over to its rematch
 
 
@@ -891,7 +883,7 @@ def test_finished_match_record_frames_and_stats(client: TestClient) -> None:
     winner = final["view"]["match_winner"]
     assert final["view"]["match_over"] and totals == shadow.match.totals
 
-    response = client.get(f"/api/tables/{table_id}/record", params={"token": tokens[0]})
+    response = client.get(f"/api/tables/{table_id}/record")
     assert response.status_code == 200
     assert response.headers["content-type"].startswith("application/json")
     assert f'filename="rummykit-{table_id}.json"' in response.headers["content-disposition"]
@@ -902,7 +894,7 @@ def test_finished_match_record_frames_and_stats(client: TestClient) -> None:
     assert list(outcome.match.totals) == totals
     assert outcome.match.winner == winner and not outcome.mid_deal
 
-    frames = client.get(f"/api/tables/{table_id}/frames", params={"token": tokens[0]}).json()
+    frames = client.get(f"/api/tables/{table_id}/frames").json()
     assert frames["error"] is None
     assert frames["players"] == ["Ann", "Bob"] and frames["rules"] == RULES
     assert frames["result"] == {"totals": totals, "winner": winner}
@@ -940,8 +932,8 @@ def test_uploaded_record_frames_name_the_cards(client: TestClient) -> None:
         rng = random.Random(25)
         while not shadow.match.is_over:
             step(conns, shadow, shadow.choose(shadow.deal.to_move, rng))
-    text = client.get(f"/api/tables/{table_id}/record", params={"token": tokens[0]}).text
-    frames = client.get(f"/api/tables/{table_id}/frames", params={"token": tokens[0]}).json()
+    text = client.get(f"/api/tables/{table_id}/record").text
+    frames = client.get(f"/api/tables/{table_id}/frames").json()
     uploaded = client.post("/api/replay", content=text).json()
     assert uploaded["frames"][0]["hands"] == [Shadow(RULES, ["Ann", "Bob"], 25).hand(seat)
                                               for seat in (0, 1)]
@@ -955,7 +947,7 @@ def test_replay_upload_refuses_or_stops_at_a_bad_record(client: TestClient) -> N
         rng = random.Random(13)
         while not shadow.match.is_over:
             step(conns, shadow, shadow.choose(shadow.deal.to_move, rng))
-    text = client.get(f"/api/tables/{table_id}/record", params={"token": tokens[1]}).text
+    text = client.get(f"/api/tables/{table_id}/record").text
 
     for junk in ("not json", "{}", "[]", json.dumps({"rules": "classic"})):
         refused = client.post("/api/replay", content=junk)
@@ -999,14 +991,14 @@ def test_rematch(client: TestClient) -> None:
     again = client.post(f"/api/tables/{table_id}/rematch", json={"token": tokens[0]}).json()
     assert again == {"id": new_id, "link": f"/t/{new_id}?token={tokens[0]}"}
     for seat in (0, 1):
-        state = client.get(f"/api/tables/{new_id}", params={"token": tokens[seat]}).json()
+        state = client.get(f"/api/tables/{new_id}", headers=who(tokens[seat])).json()
         assert state["view"]["seat"] == seat
         assert state["table"]["status"] == "waiting" and state["table"]["seq"] == 0
         assert [(s["name"], s["kind"], s["level"]) for s in state["table"]["seats"]] == [
             ("Ann", "person", None), ("Bob", "person", None), ("Cid", "bot", "expert")]
         assert state["table"]["rules"] == RULES
     # the old links still open the finished table, now pointing at the rematch
-    old = client.get(f"/api/tables/{table_id}", params={"token": tokens[0]}).json()
+    old = client.get(f"/api/tables/{table_id}", headers=who(tokens[0])).json()
     assert old["table"]["status"] == "finished" and old["table"]["rematch"] == links[0]
 
 

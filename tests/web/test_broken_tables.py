@@ -20,7 +20,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from rummykit.db.models import ActionRow, TableRow
 
-from ._support import ActionLog, Shadow, person
+from ._support import ActionLog, Shadow, person, who
 from .test_api import TWO, Conn, app_client, create, error_text, seated, socket, step
 
 pytestmark = [
@@ -98,10 +98,10 @@ def assert_gone(client: TestClient, table_id: str, tokens: list[str | None]) -> 
     token = tokens[0]
     assert token is not None
     answers = {
-        "state": client.get(f"/api/tables/{table_id}", params={"token": token}),
+        "state": client.get(f"/api/tables/{table_id}", headers=who(token)),
         "state, no token": client.get(f"/api/tables/{table_id}"),
-        "record": client.get(f"/api/tables/{table_id}/record", params={"token": token}),
-        "frames": client.get(f"/api/tables/{table_id}/frames", params={"token": token}),
+        "record": client.get(f"/api/tables/{table_id}/record"),
+        "frames": client.get(f"/api/tables/{table_id}/frames"),
         "rematch": client.post(f"/api/tables/{table_id}/rematch", json={"token": token}),
     }
     for what, answer in answers.items():
@@ -149,7 +149,7 @@ def test_restore_survives_a_table_that_no_longer_rebuilds(
         assert stored_status(db_url, bad_id) == "broken"
         assert_gone(client, bad_id, bad_tokens)
         # the good table was restored as it was, and plays on
-        state = client.get(f"/api/tables/{good_id}", params={"token": good_tokens[0]})
+        state = client.get(f"/api/tables/{good_id}", headers=who(good_tokens[0]))
         assert state.status_code == 200 and state.json()["view"] == last[0]["view"]
         with socket(client, good_id, good_tokens[0]) as ws0, \
                 socket(client, good_id, good_tokens[1]) as ws1:
@@ -166,7 +166,7 @@ def test_restore_survives_a_table_that_no_longer_rebuilds(
         assert broken_records(caplog, bad_id) == []
         assert_gone(client, bad_id, bad_tokens)
         assert client.get(f"/api/tables/{good_id}",
-                          params={"token": good_tokens[1]}).status_code == 200
+                          headers=who(good_tokens[1])).status_code == 200
     assert broken_records(caplog, bad_id) == []
     assert stored_status(db_url, bad_id) == "broken"
     assert stored_status(db_url, good_id) == "playing"
@@ -184,7 +184,7 @@ def test_a_table_loaded_later_that_no_longer_rebuilds(
     caplog.set_level(logging.ERROR, logger="rummykit.server")
     with app_client(db_url) as client:
         assert broken_records(caplog, table_id) == []  # not at start: it was finished
-        answer = client.get(f"/api/tables/{table_id}/record", params={"token": tokens[0]})
+        answer = client.get(f"/api/tables/{table_id}/record")
         assert answer.status_code == 410 and error_text(answer) == BROKEN_MESSAGE
         logged = broken_records(caplog, table_id)
         assert len(logged) == 1 and "colour" in logged[0].getMessage()

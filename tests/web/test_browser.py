@@ -35,7 +35,7 @@ from websockets.sync.client import ClientConnection, connect
 from rummykit import record as records
 from rummykit.cards import CARDS
 
-from ._support import Shadow, bot, person
+from ._support import Shadow, bot, hello, person
 from .conftest import DATABASES, new_postgres_database, sqlite_url
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -410,8 +410,8 @@ def finish_over_websockets(server: Server, seed: int) -> tuple[dict[str, Any], S
     with ExitStack() as stack:
         seats: list[Seat] = []
         for seat, data in enumerate(table["seats"]):
-            url = f"{base}/ws/{table['id']}?token={link_token(data['link'])}"
-            seats.append(Seat(stack.enter_context(connect(url))))
+            seats.append(Seat(stack.enter_context(connect(f"{base}/ws/{table['id']}"))))
+            seats[seat].ws.send(json.dumps(hello(link_token(data["link"]))))
             for other in seats[:-1]:
                 other.recv()  # the newcomer's join
             seats[seat].recv()  # its own join
@@ -803,6 +803,51 @@ def test_replay_arrow_keys_after_the_slider(server: Server, pages: Pages,
     page.keyboard.press("ArrowRight")
     time.sleep(0.2)
     assert page.text_content("#step").startswith("Step 12 of")
+
+
+def test_a_shared_replay_link_opens_in_another_browser(server: Server, pages: Pages) -> None:
+    """The match-end dialog's replay and record links hold no secret (no key, no token):
+    the replay link, opened by a friend in a browser of their own (no storage, no key of
+    this table), shows the replay; the record link downloads the record there too."""
+    table, shadow = finish_over_websockets(server, seed=13)
+    player = open_seat(pages, server, table["seats"][0]["link"])
+    player.wait_for_selector("dialog#summary[open]")
+    replay = player.get_attribute("#watch", "href")
+    record = player.get_attribute("#download", "href")
+    key = player.evaluate("() => localStorage.getItem('rummykit.key')")
+    token = link_token(table["seats"][0]["link"])
+    assert replay == f"/replay?table={table['id']}"
+    assert record == f"/api/tables/{table['id']}/record"
+    assert player.url.endswith(f"/t/{table['id']}?seat=0")  # the address bar: no token
+    for secret in (key, token):
+        assert secret not in replay and secret not in record and secret not in player.url
+
+    friend = pages.new()
+    friend.goto(server.url + replay)
+    friend.wait_for_selector("#viewer:not(.hidden)")
+    steps = len(shadow.applied) + 1
+    assert friend.text_content("#step") == f"Step 1 of {steps} · deal 1 · the deal"
+    assert friend.locator("#error").is_hidden()
+    assert friend.evaluate("() => localStorage.getItem('rummykit.key')") != key
+    answer = friend.request.get(server.url + record)
+    assert answer.status == 200 and answer.json()["players"] == ["Ann", "Bob"]
+
+
+@pytest.mark.parametrize("which", ["not over", "no such table"])
+def test_a_replay_link_that_cannot_be_shown_says_why(server: Server, pages: Pages,
+                                                     which: str) -> None:
+    """A replay link of a match still in play, or of no table, says so in the page's
+    language (here Italian), not in the server's English words."""
+    table = server.table([person("Ann"), bot("Bob")], seed=3)
+    table_id = table["id"] if which == "not over" else "0123456789ab"
+    page = pages.new(locale="it-IT")
+    page.goto(f"{server.url}/replay?table={table_id}")
+    page.wait_for_selector("#error:not(.hidden)")
+    expected = {"not over": "La partita di questo tavolo non è ancora finita: il replay si "
+                            "può vedere quando finisce.",
+                "no such table": "Questo tavolo non esiste: controlla il link."}[which]
+    assert page.text_content("#error") == expected
+    assert page.locator("#viewer").is_hidden()
 
 
 def test_replay_of_a_downloaded_record(server: Server, pages: Pages, shot: Any,

@@ -84,7 +84,9 @@ def test_every_code_a_page_can_receive_has_a_text() -> None:
                                            "bad-key",
                                            "not-listed", "chat-empty", "chat-long",
                                            "chat-text", "bad-code", "no-vote",
-                                           "not-in-play", "stale", "storage")}
+                                           "not-in-play", "stale", "storage", "hello",
+                                           "secret-in-url")}
+        | {f"replay.{why}" for why in ("no_table", "not_over", "broken", "failed")}
         | {f"reason.{code}" for code in REASONS}
         | {f"end.deal.{end}" for end in ENDINGS}
         | {f"end.match.{end}" for end in get_args(MatchEnd)}

@@ -16,7 +16,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.pool import NullPool
 
-from ._support import person
+from ._support import person, seat_socket, who
 from .test_api import TWO, Conn, app_client, create, play_to_the_end
 
 KEY = "K" * 10 + "database-down-key-01"
@@ -48,7 +48,7 @@ def test_every_route_answers_503_storage_while_the_database_is_down(db_url: str)
         lobby = client.post("/api/tables", json={
             "rules": "classic", "public": True, "key": KEY,
             "seats": [person("Ann"), person("Bob")]}).json()["id"]
-        finished, tokens, _ = play_to_the_end(client, seed=4)
+        finished, _, _ = play_to_the_end(client, seed=4)
         elsewhere, _ = create(client, TWO, seed=5)
         hub.tables.pop(elsewhere)  # (as a table another process holds)
         with database_down(hub.engine):
@@ -61,8 +61,7 @@ def test_every_route_answers_503_storage_while_the_database_is_down(db_url: str)
                                     json={"key": "T" * 22}),
                 "link": client.post(f"/api/tables/{lobby}/seats/1/link", json={"key": KEY}),
                 "state": client.get(f"/api/tables/{elsewhere}"),
-                "record": client.get(f"/api/tables/{finished}/record",
-                                     params={"token": tokens[0]}),
+                "record": client.get(f"/api/tables/{finished}/record"),
             }
             for name, answer in answers.items():
                 assert storage(answer), (name, answer.status_code, answer.text)
@@ -87,13 +86,13 @@ def test_a_connection_while_the_database_is_down_is_told_and_closed_to_retry(
         table_id, tokens = create(client, TWO, seed=5)
         hub.tables.pop(table_id)
         with database_down(hub.engine), \
-                client.websocket_connect(f"/ws/{table_id}?token={tokens[0]}") as ws:
+                seat_socket(client, table_id, tokens[0]) as ws:
             message = ws.receive_json()
             assert message["type"] == "error" and message["code"] == "storage"
             with pytest.raises(WebSocketDisconnect) as closed:
                 ws.receive_json()
             assert closed.value.code == 1013
-        with client.websocket_connect(f"/ws/{table_id}?token={tokens[0]}") as ws:
+        with seat_socket(client, table_id, tokens[0]) as ws:
             assert Conn(ws, 0).view()["table"]["id"] == table_id
 
 
@@ -141,8 +140,8 @@ def test_a_process_that_missed_announcements_catches_up(postgres_db_url: str,
         table_id, tokens = create(first, TWO, seed=3)
         shadow = Shadow(RULES, ["Ann", "Bob"], 3)
         with second.websocket_connect(f"/ws/{table_id}?watch=1") as watching, \
-                first.websocket_connect(f"/ws/{table_id}?token={tokens[0]}") as ann, \
-                first.websocket_connect(f"/ws/{table_id}?token={tokens[1]}") as bob:
+                seat_socket(first, table_id, tokens[0]) as ann, \
+                seat_socket(first, table_id, tokens[1]) as bob:
             spectator = Watcher(watching, 0)
             conns = {0: Conn(ann, 0), 1: Conn(bob, 1)}
             conns[1].until(lambda m: m["table"]["status"] == "playing")
@@ -160,5 +159,5 @@ def test_a_process_that_missed_announcements_catches_up(postgres_db_url: str,
             spectator.quiet(0.3)  # (nothing came: the process heard nothing)
             watching.send_json({"type": "sync"})
             assert spectator.until(lambda m: m["table"]["seq"] == 3)
-            read = second.get(f"/api/tables/{table_id}", params={"token": tokens[0]})
+            read = second.get(f"/api/tables/{table_id}", headers=who(tokens[0]))
             assert read.json()["table"]["seq"] == 3

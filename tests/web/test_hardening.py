@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 from rummykit.db import connect
 from rummykit.db.models import GameRow, SeatRow, TableRow
 
-from ._support import Shadow
+from ._support import Shadow, hello, seat_socket, who
 from .test_api import TWO, app_client, create, play_to_the_end, seated
 
 
@@ -64,9 +64,9 @@ def test_a_crash_before_the_bookkeeping_leaves_no_table_playing(db_url: str) -> 
         session.execute(delete(GameRow))
         session.commit()
     with app_client(db_url) as client:
-        state = client.get(f"/api/tables/{table_id}", params={"token": tokens[0]}).json()
+        state = client.get(f"/api/tables/{table_id}", headers=who(tokens[0])).json()
         assert state["table"]["status"] == "finished"
-        record = client.get(f"/api/tables/{table_id}/record", params={"token": tokens[0]})
+        record = client.get(f"/api/tables/{table_id}/record")
         assert record.status_code == 200
         answer = client.post(f"/api/tables/{table_id}/rematch", json={"token": tokens[0]})
         assert answer.status_code == 200
@@ -141,14 +141,15 @@ def test_a_websocket_from_another_sites_page_is_refused(db_url: str) -> None:
 
     with app_client(db_url) as client:
         table_id, tokens = create(client, TWO, seed=3)
-        url = f"/ws/{table_id}?token={tokens[0]}"
-        with client.websocket_connect(url, headers={"origin": "https://evil.example"}) as ws:
+        with seat_socket(client, table_id, tokens[0],
+                         headers={"origin": "https://evil.example"}) as ws:
             message = ws.receive_json()
             assert message["type"] == "error" and "another site" in message["message"]
             with pytest.raises(WebSocketDisconnect) as closed:
                 ws.receive_json()
             assert closed.value.code == 4403
-        with client.websocket_connect(url, headers={"origin": "http://testserver"}) as ws:
+        with seat_socket(client, table_id, tokens[0],
+                         headers={"origin": "http://testserver"}) as ws:
             assert ws.receive_json()["type"] == "view"
 
 
@@ -160,7 +161,7 @@ def test_deeply_nested_json_gets_an_error_and_a_proper_close(db_url: str) -> Non
 
     with app_client(db_url) as client:
         table_id, tokens = create(client, TWO, seed=3)
-        with client.websocket_connect(f"/ws/{table_id}?token={tokens[0]}") as ws:
+        with seat_socket(client, table_id, tokens[0]) as ws:
             assert ws.receive_json()["type"] == "view"
             ws.send_text("[" * 1000 + "]" * 1000)
             message = ws.receive_json()
@@ -171,7 +172,7 @@ def test_deeply_nested_json_gets_an_error_and_a_proper_close(db_url: str) -> Non
                 ws.receive_json()
             assert closed.value.code == 1008
         # Nesting that Python reads is an ordinary bad message.
-        with client.websocket_connect(f"/ws/{table_id}?token={tokens[0]}") as ws:
+        with seat_socket(client, table_id, tokens[0]) as ws:
             assert ws.receive_json()["type"] == "view"
             ws.send_text("[" * 50 + "]" * 50)
             message = ws.receive_json()
@@ -238,7 +239,7 @@ def test_a_failed_bot_turn_is_tried_again(db_url: str,
                                   seed=3)
         from .test_api import Conn
 
-        with client.websocket_connect(f"/ws/{table_id}?token={tokens[0]}") as ws:
+        with seat_socket(client, table_id, tokens[0]) as ws:
             conn = Conn(ws, 0)
             message = conn.until(lambda m: m["table"]["seq"] >= 1)
             assert message["view"]["history"][0][0] == 1
@@ -365,12 +366,11 @@ def test_a_seat_has_at_most_four_connections(db_url: str) -> None:
 
     with app_client(db_url) as client:
         table_id, tokens = create(client, TWO, seed=3)
-        url = f"/ws/{table_id}?token={tokens[0]}"
         with ExitStack() as stack:
             for _ in range(4):
-                ws = stack.enter_context(client.websocket_connect(url))
+                ws = stack.enter_context(seat_socket(client, table_id, tokens[0]))
                 assert ws.receive_json()["type"] == "view"
-            with client.websocket_connect(url) as fifth:
+            with seat_socket(client, table_id, tokens[0]) as fifth:
                 message = fifth.receive_json()
                 while message["type"] == "view":
                     message = fifth.receive_json()
@@ -554,13 +554,14 @@ def test_slow_headers_are_cut_off_and_tokens_never_logged(tmp_path: Any) -> None
             token = link.split("token=", 1)[1]
             assert client.get(base + link).is_success
             assert client.get(f"{base}/api/tables/{made['id']}",
-                              params={"token": token}).is_success
+                              headers=who(token)).is_success
             assert client.get(f"{base}/api/tables/{made['id']}",
-                              params={"token": token[::-1]}).status_code == 403
+                              headers=who(token[::-1])).status_code == 403
             # A WebSocket is no request waiting for headers: it outlives the deadline.
             from websockets.sync.client import connect as ws_connect
 
-            with ws_connect(f"ws://127.0.0.1:{port}/ws/{made['id']}?token={token}") as ws:
+            with ws_connect(f"ws://127.0.0.1:{port}/ws/{made['id']}") as ws:
+                ws.send(json.dumps(hello(token)))
                 assert json.loads(ws.recv(timeout=5))["type"] == "view"
                 time.sleep(2.5)
                 ws.send(json.dumps({"type": "sync"}))
@@ -604,9 +605,9 @@ def test_tokens_are_stored_hashed(db_url: str) -> None:
         for token, (_, digest) in zip(tokens, stored, strict=True):
             assert token is not None and token not in str(stored)
             assert client.get(f"/api/tables/{table_id}",
-                              params={"token": digest}).status_code == 403
+                              headers=who(digest)).status_code == 403
             assert client.get(f"/api/tables/{table_id}",
-                              params={"token": token}).status_code == 200
+                              headers=who(token)).status_code == 200
 
 
 def test_older_tables_keep_working_once_their_tokens_are_hashed(tmp_path: Any) -> None:
@@ -636,7 +637,7 @@ def test_older_tables_keep_working_once_their_tokens_are_hashed(tmp_path: Any) -
     raw.dispose()
     with app_client(url) as client:  # the app runs the migrations when it starts
         assert client.get("/api/tables/abc123",
-                          params={"token": "plain-token-1"}).json()["view"]["seat"] == 1
+                          headers=who("plain-token-1")).json()["view"]["seat"] == 1
     raw = create_engine(url)
     with raw.begin() as conn:
         rows = conn.execute(text("SELECT token, token_hash FROM table_seats ORDER BY seat")
@@ -736,9 +737,9 @@ def test_a_finished_table_leaves_memory_and_comes_back_on_demand(db_url: str) ->
         hub = client.app.state.hub  # type: ignore[attr-defined]
         table_id, tokens, last = play_to_the_end(client, 25)
         assert table_id not in hub.tables  # nobody is connected to it any more
-        state = client.get(f"/api/tables/{table_id}", params={"token": tokens[0]})
+        state = client.get(f"/api/tables/{table_id}", headers=who(tokens[0]))
         assert state.status_code == 200 and state.json()["view"] == last[0]["view"]
         assert table_id not in hub.tables
-        record = client.get(f"/api/tables/{table_id}/record", params={"token": tokens[1]})
+        record = client.get(f"/api/tables/{table_id}/record")
         assert record.status_code == 200
         assert table_id not in hub.tables

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from ._support import bot, person
+from ._support import bot, person, seat_socket, who
 from .test_api import Conn
 
 KEY = "K" * 10 + "lobbykey-0123456789"
@@ -59,9 +59,9 @@ def test_taking_a_free_seat_makes_it_this_browsers(client: TestClient) -> None:
     again = client.post(f"/api/tables/{table_id}/seats/1/take", json={"key": OTHER})
     assert again.status_code == 403 and again.json()["code"] == "seat-claimed"
     token = table["seats"][1]["link"].split("token=", 1)[1]
-    assert client.get(f"/api/tables/{table_id}", params={"token": token}).status_code == 403
+    assert client.get(f"/api/tables/{table_id}", headers=who(token)).status_code == 403
     # The taker's browser plays the seat, under the name it chose.
-    with client.websocket_connect(f"/ws/{table_id}?seat=1&key={KEY}") as ws:
+    with seat_socket(client, table_id, key=KEY, seat=1) as ws:
         view = Conn(ws, 1).view()
         assert view["view"]["names"][1] == "Zoe"
         assert view["table"]["seats"][1]["name"] == "Zoe"
@@ -78,10 +78,10 @@ def test_a_table_in_play_stays_in_the_lobby_with_its_seats_taken(
     table = new_table(client, public=True, seats=[person("Ann"), person("Guest")])
     table_id = table["id"]
     tokens = [s["link"].split("token=", 1)[1] for s in table["seats"]]
-    with client.websocket_connect(f"/ws/{table_id}?token={tokens[0]}&key={OTHER}") as ws:
+    with seat_socket(client, table_id, tokens[0], OTHER) as ws:
         Conn(ws, 0).view()
         client.post(f"/api/tables/{table_id}/seats/1/take", json={"key": KEY, "name": "Zoe"})
-        with client.websocket_connect(f"/ws/{table_id}?seat=1&key={KEY}") as ws1:
+        with seat_socket(client, table_id, key=KEY, seat=1) as ws1:
             Conn(ws1, 1).view()
     shown = lobby(client)
     assert shown[0]["status"] == "playing"
@@ -96,8 +96,8 @@ def test_no_seat_is_taken_from_the_lobby_once_the_game_is_on(client: TestClient)
         "seats": [person("Ann"), person("Bob")]})
     table_id = response.json()["id"]
     tokens = [s["link"].split("token=", 1)[1] for s in response.json()["seats"]]
-    with client.websocket_connect(f"/ws/{table_id}?seat=0&key={OTHER}") as ann, \
-            client.websocket_connect(f"/ws/{table_id}?token={tokens[1]}") as bob:
+    with seat_socket(client, table_id, key=OTHER, seat=0) as ann, \
+            seat_socket(client, table_id, tokens[1]) as bob:
         Conn(ann, 0).view()
         Conn(bob, 1).view()
     assert lobby(client)[0]["status"] == "playing"
@@ -114,7 +114,7 @@ def test_taking_a_seat_closes_a_connection_that_came_by_its_link(client: TestCli
 
     table = new_table(client, public=True)
     token = table["seats"][1]["link"].split("token=", 1)[1]
-    with client.websocket_connect(f"/ws/{table['id']}?token={token}") as guest:
+    with seat_socket(client, table['id'], token) as guest:
         Conn(guest, 1).view()
         assert client.post(f"/api/tables/{table['id']}/seats/1/take",
                            json={"key": KEY}).status_code == 200

@@ -26,7 +26,7 @@ from sqlalchemy.orm import Session
 from rummykit.db.models import GameRow
 from rummykit.server.app import create_app
 
-from ._support import ActionLog, person
+from ._support import ActionLog, person, who
 from .test_api import Conn, play_to_the_end, socket
 
 UNIT = 0.02
@@ -161,7 +161,7 @@ def test_without_a_timer_nobody_is_played_for(client: TestClient) -> None:
 
 
 def state_of(client: TestClient, table_id: str, token: str) -> dict[str, Any]:
-    response = client.get(f"/api/tables/{table_id}", params={"token": token})
+    response = client.get(f"/api/tables/{table_id}", headers=who(token))
     assert response.status_code == 200, response.text
     data: dict[str, Any] = response.json()
     return data
@@ -253,7 +253,7 @@ def test_the_others_end_the_match_when_someone_leaves(db_url: str,
             conns[1].act("draw stock")
             assert "the match is over" in next_error(conns[1])
         assert len(actions_db.rows(table_id)) == seq
-        record = client.get(f"/api/tables/{table_id}/record", params={"token": tokens[1]})
+        record = client.get(f"/api/tables/{table_id}/record")
         assert record.status_code == 200 and record.json()["players"] == ["Ann", "Bob", "Cid"]
         lines = client.get("/api/stats", params={"preset": "classic", "players": 3}).json()
         people = [line for line in lines["stats"] if line["kind"] == "person"]

@@ -19,7 +19,7 @@ from rummykit.engine.actions import Action
 from rummykit.errors import IllegalActionError
 from rummykit.server.app import create_app
 
-from ._support import ActionLog, Shadow, card_words, person
+from ._support import ActionLog, Shadow, card_words, person, seat_socket
 from .test_api import RULES, SEED, Conn, create, seated
 from .test_spectators import Watcher
 
@@ -166,7 +166,7 @@ def test_a_hint_asked_again_in_the_same_position_is_the_same_and_counted_once(
 
 def test_a_hint_before_the_game_starts_is_refused(client: TestClient) -> None:
     table_id, tokens = create(client, [person(n) for n in NAMES])
-    with client.websocket_connect(f"/ws/{table_id}?token={tokens[0]}") as ws:
+    with seat_socket(client, table_id, tokens[0]) as ws:
         conn = Conn(ws, 0)
         conn.view()
         conn.send({"type": "hint"})
@@ -223,7 +223,7 @@ def test_after_a_deal_the_bots_wait_for_the_summary_to_be_read(db_url: str,
         table_id, tokens = create(client, [person("Ann"), {"kind": "bot", "name": "Bob",
                                                            "level": "greedy"}],
                                   rules=rules, seed=seed)
-        with client.websocket_connect(f"/ws/{table_id}?token={tokens[0]}") as ws:
+        with seat_socket(client, table_id, tokens[0]) as ws:
             conn = Conn(ws, 0)
             message = play_first_deal(conn)
             assert message["view"]["to_move"] == 1
@@ -277,7 +277,7 @@ def test_undo_takes_back_a_meld_that_nobody_saw(client: TestClient,
     table_id, tokens = create(client, [{"kind": "bot", "name": "Bob", "level": "greedy"},
                                        person("Ann")], rules=rules, seed=seed)
     shadow = Shadow(rules, ["Bob", "Ann"], seed)
-    with client.websocket_connect(f"/ws/{table_id}?token={tokens[1]}") as ws:
+    with seat_socket(client, table_id, tokens[1]) as ws:
         conn = Conn(ws, 1)
         conn.view()
         conn.act("draw stock")
@@ -350,7 +350,7 @@ def test_no_undo_when_a_spectator_has_seen_it(client: TestClient) -> None:
     table_id, tokens = create(client, [{"kind": "bot", "name": "Bob", "level": "greedy"},
                                        person("Ann")], rules=rules, seed=seed)
     shadow = Shadow(rules, ["Bob", "Ann"], seed)
-    with client.websocket_connect(f"/ws/{table_id}?token={tokens[1]}") as ws, \
+    with seat_socket(client, table_id, tokens[1]) as ws, \
             client.websocket_connect(f"/ws/{table_id}?watch=1") as watching:
         conn = Conn(ws, 1)
         conn.view()

@@ -34,7 +34,7 @@ from rummykit import record as records
 from rummykit.engine import Match
 from rummykit.rules import Rules
 
-from ._support import ActionLog, Shadow, bot, person
+from ._support import ActionLog, Shadow, bot, hello, person, who
 
 RULES = "one-deal"
 HEARTBEAT_HERE = 0.5
@@ -98,11 +98,15 @@ def start_server(url: str, tmp_path: Path, n: int) -> list[Any]:
 class Seat:
     """One person's WebSocket to one server process."""
 
-    def __init__(self, port: int, table_id: str, query: str, seat: int | None) -> None:
+    def __init__(self, port: int, table_id: str, greeting: dict[str, Any] | None,
+                 seat: int | None) -> None:
+        """``greeting``: the seat's hello; None for a spectator (``?watch=1``)."""
         self.seat = seat
         self.ws: ClientConnection = ws_connect(  # (closed by the test)
-            f"ws://127.0.0.1:{port}/ws/{table_id}?{query}",
+            f"ws://127.0.0.1:{port}/ws/{table_id}" + ("?watch=1" if greeting is None else ""),
             origin=f"http://127.0.0.1:{port}")  # type: ignore[arg-type]
+        if greeting is not None:
+            self.send(greeting)
         self.presence: list[dict[str, Any]] = []
         self.chat: list[dict[str, Any]] = []
         self.connected: list[bool] = []
@@ -207,9 +211,9 @@ def test_two_processes_play_one_match(postgres_db_url: str, tmp_path: Path) -> N
     order, and the finished match's record replays to the same game."""
     with servers(postgres_db_url, tmp_path) as [(a, _), (b, _)]:
         table_id, tokens = make_table(a, [person("Ann"), person("Bob")])
-        ann = Seat(a, table_id, f"token={tokens[0]}&key={KEYS[0]}", 0)
+        ann = Seat(a, table_id, hello(tokens[0], KEYS[0]), 0)
         ann.until(at(0))
-        bob = Seat(b, table_id, f"token={tokens[1]}&key={KEYS[1]}", 1)
+        bob = Seat(b, table_id, hello(tokens[1], KEYS[1]), 1)
         bob.until(lambda m: m["table"]["status"] == "playing")
         # Presence crosses: each sees the other connected (through the other process).
         ann.hears(lambda: ann.connected[1])
@@ -241,8 +245,7 @@ def test_two_processes_play_one_match(postgres_db_url: str, tmp_path: Path) -> N
         rows = stored_rows(postgres_db_url, table_id)
         assert [seq for seq, _, _ in rows] == list(range(1, shadow.seq + 1))
         assert [text for _, _, text in rows] == shadow.applied
-        record = httpx.get(f"http://127.0.0.1:{b}/api/tables/{table_id}/record",
-                           params={"seat": 1, "key": KEYS[1]}, timeout=10)
+        record = httpx.get(f"http://127.0.0.1:{b}/api/tables/{table_id}/record", timeout=10)
         assert record.status_code == 200, record.text
         replayed = records.replay(records.loads(record.text))
         assert replayed.match.is_over and not replayed.mid_deal
@@ -286,8 +289,8 @@ def test_bots_and_spectators_across_processes(postgres_db_url: str, tmp_path: Pa
     with servers(postgres_db_url, tmp_path) as [(a, _), (b, _)]:
         seats = [person("Ann"), bot("Cy", "greedy"), bot("Di", "greedy")]
         table_id, tokens = make_table(a, seats)
-        spectator = Seat(b, table_id, "watch=1", None)
-        ann = Seat(a, table_id, f"token={tokens[0]}&key={KEYS[0]}", 0)
+        spectator = Seat(b, table_id, None, None)
+        ann = Seat(a, table_id, hello(tokens[0], KEYS[0]), 0)
         shadow = Shadow(RULES, ["Ann", "Cy", "Di"], SEED)
         rng = random.Random(SEED)
         message = ann.until(at(0))
@@ -320,8 +323,8 @@ def test_a_process_killed_mid_match_loses_nothing(postgres_db_url: str,
     with servers(postgres_db_url, tmp_path) as started:
         (a, _), (b, victim) = started
         table_id, tokens = make_table(a, [person("Ann"), person("Bob")])
-        ann = Seat(a, table_id, f"token={tokens[0]}&key={KEYS[0]}", 0)
-        bob = Seat(b, table_id, f"token={tokens[1]}&key={KEYS[1]}", 1)
+        ann = Seat(a, table_id, hello(tokens[0], KEYS[0]), 0)
+        bob = Seat(b, table_id, hello(tokens[1], KEYS[1]), 1)
         people = {0: ann, 1: bob}
         for conn in people.values():
             conn.until(lambda m: m["table"]["status"] == "playing")
@@ -348,7 +351,7 @@ def test_a_process_killed_mid_match_loses_nothing(postgres_db_url: str,
         stored = ActionLog(postgres_db_url)
         try:
             assert [text for _, _, text in stored.rows(table_id)] == shadow.applied
-            bob = people[1] = Seat(a, table_id, f"seat=1&key={KEYS[1]}", 1)
+            bob = people[1] = Seat(a, table_id, hello(key=KEYS[1], seat=1), 1)
             assert bob.until(at(shadow.seq))["view"] == shadow.view_json(1)
             play(10_000)
             assert shadow.match.is_over
@@ -359,7 +362,7 @@ def test_a_process_killed_mid_match_loses_nothing(postgres_db_url: str,
         assert [text for _, _, text in rows] == shadow.applied
         port, _ = started[1] = start_server(postgres_db_url, tmp_path, 9)
         state = httpx.get(f"http://127.0.0.1:{port}/api/tables/{table_id}",
-                          params={"seat": 0, "key": KEYS[0]}, timeout=10).json()
+                          params={"seat": 0}, headers=who(key=KEYS[0]), timeout=10).json()
         assert state["table"]["status"] == "finished"
         assert state["table"]["seq"] == shadow.seq
         for conn in people.values():
@@ -409,7 +412,7 @@ def test_serve_workers_restarts_a_killed_worker(postgres_db_url: str, tmp_path: 
         table_id, tokens = make_table(port, [person("Ann"), bot("Cy", "greedy")])
         shadow = Shadow(RULES, ["Ann", "Cy"], SEED)
         rng = random.Random(SEED)
-        ann = Seat(port, table_id, f"token={tokens[0]}&key={KEYS[0]}", 0)
+        ann = Seat(port, table_id, hello(tokens[0], KEYS[0]), 0)
         message = ann.until(at(0))
         killed = False
         while message["table"]["status"] != "finished":
@@ -419,7 +422,7 @@ def test_serve_workers_restarts_a_killed_worker(postgres_db_url: str, tmp_path: 
                 ann.close()
                 time.sleep(0.5)
                 wait_up(port, server)
-                ann = Seat(port, table_id, f"seat=0&key={KEYS[0]}", 0)
+                ann = Seat(port, table_id, hello(key=KEYS[0], seat=0), 0)
                 message = ann.until(at(message["table"]["seq"]))
                 continue
             if message["view"]["to_move"] == 0 and message["view"]["legal_actions"]:

@@ -2,7 +2,15 @@
 
 Pages: ``/`` (start a table), ``/t/{id}?token=...`` (play a seat), ``/replay`` (the
 replay viewer), ``/stats`` and ``/rules``. The JSON API is under ``/api`` and a seat's live
-connection is ``/ws/{id}?token=...``.
+connection is ``/ws/{id}``, whose first message says who it is (the hello).
+
+No secret travels in an address the app uses (addresses end up in access logs, proxies'
+logs and the browser's history): the browser's key and a seat link's token come in the
+WebSocket's hello, in the headers ``X-Rummykit-Key`` and ``X-Rummykit-Token`` of an API
+request, or in a POST's JSON body; ``key`` or ``token`` in the query string of an API
+request or of the WebSocket is refused (code ``secret-in-url``). Only the seat link
+itself, ``/t/{id}?token=...``, holds its token, and the page takes it out of the address
+bar once it has claimed the seat.
 """
 
 from __future__ import annotations
@@ -13,7 +21,6 @@ import html
 import json
 import logging
 import math
-import re
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -23,17 +30,18 @@ from pathlib import Path
 from typing import Annotated, Any
 from urllib.parse import quote, urlsplit
 
-from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import Depends, FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy import select
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
+from starlette.datastructures import QueryParams
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.trustedhost import TrustedHostMiddleware
-from starlette.requests import ClientDisconnect
+from starlette.requests import ClientDisconnect, HTTPConnection
 
 from rummykit import record as records
 from rummykit.bots import BOTS, parse_bot
@@ -58,6 +66,7 @@ from rummykit.server.hub import (
     good_key,
     token_hash,
 )
+from rummykit.server.logs import hide_queries
 from rummykit.server.outbox import Outbox
 from rummykit.server.pool import IDLE_LIMIT
 from rummykit.stats import Store
@@ -167,8 +176,57 @@ class TokenIn(BaseModel):
     key: str | None = Field(default=None, pattern=KEY_PATTERN)
 
 
-Who = Annotated[TokenIn, Query()]
-"""Who asks, from the query string (``?token=...``, or ``?seat=N&key=...``)."""
+KEY_HEADER = "X-Rummykit-Key"
+TOKEN_HEADER = "X-Rummykit-Token"
+"""The headers of an API request that carry the browser's key and a seat link's token."""
+
+
+def who(seat: Annotated[int | None, Query(ge=0, le=5)] = None,
+        key: Annotated[str | None, Header(alias=KEY_HEADER, pattern=KEY_PATTERN)] = None,
+        token: Annotated[str | None, Header(alias=TOKEN_HEADER, max_length=100)] = None,
+        ) -> TokenIn:
+    """Who asks: the seat link's token and the browser's key from the headers, the seat
+    number (no secret) from the query string."""
+    return TokenIn(token=token, seat=seat, key=key)
+
+
+Who = Annotated[TokenIn, Depends(who)]
+
+SECRETS = ("key", "token")
+"""Query parameters that would put a secret in an address."""
+
+SECRET_IN_URL = "secret-in-url"
+"""The code of a request refused for a secret in its address."""
+
+
+def secret_in(query: QueryParams) -> bool:
+    return any(name in query for name in SECRETS)
+
+
+def no_secret_in_address(connection: HTTPConnection) -> None:
+    """Every API request: a key or token in its query string is refused (400), so no
+    client keeps writing secrets into logs and histories."""
+    if (connection.scope["type"] == "http" and connection.url.path.startswith("/api/")
+            and secret_in(connection.query_params)):
+        raise HubError(f"send the browser's key and the link's token in the {KEY_HEADER} "
+                       f"and {TOKEN_HEADER} headers, not in the address", 400,
+                       code=SECRET_IN_URL)
+
+
+HELLO_WAIT = 10.0
+"""Seconds a new seat connection has to send its hello."""
+
+
+class HelloIn(BaseModel):
+    """A seat connection's first message: ``{"type": "hello", "token": ..., "key": ...}``
+    or ``{"type": "hello", "seat": N, "key": ...}``."""
+
+    model_config = ConfigDict(strict=True)
+    type: str = Field(pattern="^hello$")
+    token: str | None = Field(default=None, max_length=100)
+    seat: int | None = None
+    key: str | None = None
+    """(checked by :func:`hub.good_key`: a bad key is refused with its own code)"""
 
 
 class KeyIn(BaseModel):
@@ -367,7 +425,9 @@ def create_app(
         replayer.shutdown(wait=True, cancel_futures=True)
         engine.dispose()
 
+    hide_queries()
     app = FastAPI(title="rummykit", lifespan=lifespan,
+                  dependencies=[Depends(no_secret_in_address)],
                   docs_url="/docs" if api_docs else None,
                   redoc_url="/redoc" if api_docs else None,
                   openapi_url="/openapi.json" if api_docs else None)
@@ -401,6 +461,8 @@ def create_app(
     async def security_headers(request: Request, call_next: Any) -> Response:
         response: Response = await call_next(request)
         response.headers.update(SECURITY_HEADERS)
+        if private(request.url.path):
+            response.headers["Cache-Control"] = "no-store"
         return response
 
     # Outermost (added last): it sees a request's end, a client gone mid-body included.
@@ -588,9 +650,11 @@ def create_app(
         async with using(table_id) as table:
             seat = seat_or_403(table, body)
             new_id = await hub.rematch(table, seat)
+            mine = body.key is not None and table.owns(seat, body.key)
         hub.pool.own(new_id, hub.pool.client_of(table_id))
-        # The seat's token and its browser's claim carry over to the rematch (kept hashed).
-        link = (f"/t/{new_id}?token={quote(body.token)}" if body.token
+        # The seat's token and its browser's claim carry over to the rematch (kept hashed):
+        # a browser that owns the seat goes on with its key, and no token in the address.
+        link = (f"/t/{new_id}?token={quote(body.token)}" if body.token and not mine
                 else f"/t/{new_id}?seat={seat}")
         return {"id": new_id, "link": link}
 
@@ -641,9 +705,10 @@ def create_app(
         return {"tables": await asyncio.to_thread(hub.tables_of, body.key, MINE_LIMIT)}
 
     @app.get("/api/tables/{table_id}/record")
-    async def table_record(table_id: str, who: Who) -> Response:
+    async def table_record(table_id: str) -> Response:
+        """A finished match's record: open to whoever has the table's link, as its
+        replay is (every hand is shown once the match is over, not before)."""
         async with using(table_id) as table:
-            seat_or_403(table, who)
             if table.status != "finished":
                 raise HubError("the record can be had once the match is over", 409)
             text = records.dumps(records.from_match(table.match))
@@ -651,18 +716,18 @@ def create_app(
             "Content-Disposition": f'attachment; filename="rummykit-{table.id}.json"'})
 
     @app.get("/api/tables/{table_id}/frames")
-    async def table_frames(table_id: str, who: Who) -> Response:
-        async with using(table_id) as table:
-            seat_or_403(table, who)
-            if table.status != "finished":
-                raise HubError("the replay can be watched once the match is over", 409)
-            ready = replays.get(table.id)
-            record = None if ready is not None else records.from_match(table.match)
-        if record is not None:
-            # A finished table's replay never changes: worked out once, then kept.
+    async def table_frames(table_id: str) -> Response:
+        """Every step of a finished match, for the replay viewer (as the record). A
+        finished table's replay never changes: worked out once, then kept (and answered
+        from there without reading the table again)."""
+        ready = replays.get(table_id)
+        if ready is None:
+            async with using(table_id) as table:
+                if table.status != "finished":
+                    raise HubError("the replay can be watched once the match is over", 409)
+                record = records.from_match(table.match)
             ready = await replayed(record)
             replays.put(table_id, ready)
-        assert ready is not None
         return Response(ready, media_type="application/json")
 
     async def replayed(record: records.Record) -> bytes:
@@ -704,13 +769,13 @@ def create_app(
     # -- the live connection ---------------------------------------------------------
 
     @app.websocket("/ws/{table_id}")
-    async def live(socket: WebSocket, table_id: str, token: str | None = None,
-                   seat: str | None = None, key: str | None = None,
-                   watch: str | None = None) -> None:
-        """A seat's live connection: ``?token=`` (its link), with ``&key=`` (the browser's
-        key, which claims an unclaimed seat); or ``?seat=N&key=`` for a seat this browser
-        claimed. A claimed seat opens only with its browser's key; that browser opening it
-        again (another tab) takes it over, and the older connection is told so."""
+    async def live(socket: WebSocket, table_id: str, watch: str | None = None) -> None:
+        """A seat's live connection: its first message, the hello, says who it is:
+        ``{"type": "hello", "token": ..., "key": ...}`` (the seat's link, with the
+        browser's key, which claims an unclaimed seat), or ``{"type": "hello", "seat": N,
+        "key": ...}`` for a seat this browser claimed. A claimed seat opens only with its
+        browser's key; that browser opening it again (another tab) takes it over, and the
+        older connection is told so. ``?watch=1``: a spectator, who sends no hello."""
         await socket.accept()
 
         async def refuse(message: str, close: int, details: dict[str, object] | None = None
@@ -721,6 +786,10 @@ def create_app(
         if not same_origin(socket):
             # A page of another site may not play for a seat whose link it learned.
             await refuse("this connection comes from another site's page", 4403)
+            return
+        if secret_in(socket.query_params):
+            await refuse("send the key and the link's token in the hello message, not in "
+                         "the address", 4400, {"code": SECRET_IN_URL})
             return
         if watch is not None:
             try:
@@ -734,13 +803,27 @@ def create_app(
                 return
             await spectate(socket, watched)
             return
+        try:
+            frame = await asyncio.wait_for(socket.receive(), HELLO_WAIT)
+        except TimeoutError:
+            await refuse(f"no hello came within {HELLO_WAIT:g} seconds: the first message "
+                         "says who this is", 4408, {"code": "hello"})
+            return
+        except (WebSocketDisconnect, RuntimeError):
+            return  # gone before it said who it was
+        if frame["type"] == "websocket.disconnect":
+            return
+        hello = read_hello(frame.get("text"))
+        if isinstance(hello, str):
+            await refuse(hello, 4400, {"code": "hello"})
+            return
+        token, number, key = hello.token, hello.seat, hello.key
         if key is not None and not good_key(key):
             await refuse("a browser's key is 22 to 64 letters, digits, - or _", 4400,
                          {"code": "bad-key"})
             return
         try:
             table = await hub.fetch(table_id)
-            number = int(seat) if seat is not None and re.fullmatch("[0-9]", seat) else None
             place = hub.seat_for(table, token=token, seat=number, key=key)
             claimed_now = key is not None and await hub.claim(table, place, key, token)
         except HubError as err:
@@ -998,6 +1081,32 @@ SECURITY_HEADERS = {
     "Referrer-Policy": "no-referrer",
 }
 """Headers on every HTTP response."""
+
+
+def private(path: str) -> bool:
+    """Whether a response of ``path`` may hold a secret or a seat's view, which no cache
+    may keep (the API, a seat's page, the replay page)."""
+    return path.startswith(("/api/", "/t/")) or path == "/replay"
+
+
+def read_hello(raw: str | None) -> HelloIn | str:
+    """A seat connection's hello, or what is wrong with the first message."""
+    shape = ('{"type": "hello", "token": "...", "key": "..."} or {"type": "hello", '
+             '"seat": N, "key": "..."}')
+    if raw is None or len(raw.encode()) > MAX_MESSAGE:
+        return f"the first message is the hello, a JSON text: {shape}"
+    try:
+        message = json.loads(raw)
+    except (ValueError, RecursionError):
+        message = None
+    if not isinstance(message, dict) or message.get("type") != "hello":
+        return f"the first message is the hello: {shape}"
+    try:
+        return HelloIn.model_validate(message)
+    except ValidationError as err:
+        problems = "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}"
+                             for e in err.errors())
+        return f"a bad hello ({problems}): {shape}"
 
 
 def same_origin(socket: WebSocket) -> bool:

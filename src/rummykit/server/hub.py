@@ -1608,8 +1608,9 @@ class Hub:
                 for send in list(table.sockets.get(int(message["seat"]), ())):
                     await self.kick(table, send, str(message["reason"]))
         except (KeyError, TypeError, ValueError, AttributeError):
-            log.warning("an announcement of another process was not understood: %.200r",
-                        message)
+            # (its kind and fields' names only: a transfer's announcement holds a key)
+            log.warning("an announcement of another process was not understood: %.40r "
+                        "with %.200s", kind, ", ".join(sorted(map(str, message))))
         except SQLAlchemyError:
             # The table could not be read again: it is read when next needed.
             held = self.tables.get(str(message.get("t")))

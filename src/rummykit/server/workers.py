@@ -52,24 +52,26 @@ def allowed_hosts(names: str | None, host: str) -> list[str] | None:
     return parts
 
 
-def server_config(app: Any, *, header_timeout: float,
-                  trusted_proxies: str | None = None) -> Any:
-    """uvicorn's configuration of the app: warnings only in the log, WebSocket messages
-    of 64 KiB at most, the request-header deadline, and ``X-Forwarded-For`` believed only
-    from ``trusted_proxies`` (comma-separated addresses; none by default, so a client
-    cannot give itself fresh per-address limits with a made-up header)."""
+def server_config(app: Any, *, header_timeout: float, trusted_proxies: str | None = None,
+                  access_log: bool = False) -> Any:
+    """uvicorn's configuration of the app: the log as :func:`logs.log_config` sets it (an
+    access line per request with ``access_log``, never a query string), WebSocket
+    messages of 64 KiB at most, the request-header deadline, and ``X-Forwarded-For``
+    believed only from ``trusted_proxies`` (comma-separated addresses; none by default,
+    so a client cannot give itself fresh per-address limits with a made-up header)."""
     import uvicorn
 
+    from rummykit.server.logs import log_config
     from rummykit.server.protocol import timely_protocol
 
-    return uvicorn.Config(app, log_level="warning", ws_max_size=65536,
-                          http=timely_protocol(header_timeout),
+    return uvicorn.Config(app, log_config=log_config(access_log), access_log=access_log,
+                          ws_max_size=65536, http=timely_protocol(header_timeout),
                           proxy_headers=bool(trusted_proxies),
                           forwarded_allow_ips=trusted_proxies or "")
 
 
 def _worker(options: dict[str, Any], listener: socket.socket, header_timeout: float,
-            trusted_proxies: str | None) -> None:
+            trusted_proxies: str | None, access_log: bool = False) -> None:
     """One worker process: the app on the shared socket."""
     # Ctrl-C reaches every process of the terminal: the parent stops the workers (a
     # worker still starting would otherwise die with a traceback); uvicorn, once it runs,
@@ -83,7 +85,7 @@ def _worker(options: dict[str, Any], listener: socket.socket, header_timeout: fl
 
     app = create_app(**options, shared=True)
     config = server_config(app, header_timeout=header_timeout,
-                           trusted_proxies=trusted_proxies)
+                           trusted_proxies=trusted_proxies, access_log=access_log)
     with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C: stopped, as it was asked to
         uvicorn.Server(config).run(sockets=[listener])
 
@@ -114,7 +116,8 @@ def listen(host: str, port: int) -> socket.socket | None:
 
 
 def serve_workers(options: dict[str, Any], *, workers: int, host: str, port: int,
-                  header_timeout: float, trusted_proxies: str | None = None) -> int:
+                  header_timeout: float, trusted_proxies: str | None = None,
+                  access_log: bool = False) -> int:
     """Serve ``create_app(**options)`` from ``workers`` processes on ``host:port`` until
     Ctrl-C or SIGTERM; return the exit status."""
     listener = listen(host, port)
@@ -128,7 +131,7 @@ def serve_workers(options: dict[str, Any], *, workers: int, host: str, port: int
 
     def start() -> BaseProcess:
         process = context.Process(target=_worker, args=(options, listener, header_timeout,
-                                                             trusted_proxies),
+                                                             trusted_proxies, access_log),
                                   name="rummykit-worker", daemon=False)
         process.start()
         return process

@@ -56,13 +56,18 @@ function saveCreated(tableId, links) {
   localStorage.setItem(`rummykit.created.${tableId}`, JSON.stringify(links));
 }
 
+// A request to the API: its JSON answer, or an Error with the server's message, the
+// answer's status and the refusal's code (for the page to say it in its language).
 async function api(path, options = {}) {
   const response = await fetch(path, options);
   let data = null;
   try { data = await response.json(); } catch (e) { data = null; }
   if (!response.ok) {
     const message = (data && (data.error || data.detail)) || response.statusText;
-    throw new Error(typeof message === "string" ? message : JSON.stringify(message));
+    const err = new Error(typeof message === "string" ? message : JSON.stringify(message));
+    err.status = response.status;
+    err.code = data && data.code;
+    throw err;
   }
   return data;
 }

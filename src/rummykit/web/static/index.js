@@ -121,14 +121,17 @@ async function start(event) {
     const people = table.seats.filter((s) => s.link);
     // This browser made the table: it keeps every seat's link, to copy or replace later.
     saveCreated(table.id, Object.fromEntries(people.map((s) => [s.seat, s.link])));
-    if (people.length === 1) { window.location.href = people[0].link; return; }
+    // The maker's own seat is this browser's from the start: its key opens it, and no
+    // token goes into the address bar or the history.
+    const mine = `/t/${table.id}?seat=${people[0].seat}`;
+    if (people.length === 1) { window.location.href = mine; return; }
     const list = document.getElementById("links");
     list.replaceChildren();
     for (const seat of people.slice(1)) {
       const url = new URL(seat.link, window.location.href).href;
       list.append(el("li", {}, `${seat.name}: `, el("a", { href: url, class: "invite" }, url)));
     }
-    document.getElementById("my-seat").href = people[0].link;
+    document.getElementById("my-seat").href = mine;
     document.getElementById("invites").classList.remove("hidden");
   } catch (err) {
     box.textContent = err.message;

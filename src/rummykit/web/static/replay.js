@@ -87,16 +87,11 @@ document.getElementById("file").addEventListener("change", async (event) => {
   } catch (err) { showError(err.message); }
 });
 
-const params = new URLSearchParams(window.location.search);
-// The seat that asks for a finished table's replay: its link's token, or the seat this
-// browser claimed, with this browser's key.
-function seatQuery() {
-  const out = new URLSearchParams({ key: browserKey() });
-  for (const name of ["token", "seat"]) if (params.get(name)) out.set(name, params.get(name));
-  return out.toString();
-}
-
-if (params.get("table")) {
-  i18nReady.then(() => api(`/api/tables/${params.get("table")}/frames?${seatQuery()}`)
-    .then(load).catch((err) => showError(err.message)));
+// A finished table's replay, by the table's link alone (/replay?table=ID): whoever has it
+// may watch, in any browser. Why it cannot be shown is said in the page's language.
+const REPLAY_REFUSED = { 404: "replay.no_table", 409: "replay.not_over", 410: "replay.broken" };
+const tableParam = new URLSearchParams(window.location.search).get("table");
+if (tableParam) {
+  i18nReady.then(() => api(`/api/tables/${encodeURIComponent(tableParam)}/frames`)
+    .then(load).catch((err) => showError(t(REPLAY_REFUSED[err.status] || "replay.failed"))));
 }

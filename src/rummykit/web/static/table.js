@@ -26,12 +26,13 @@ function sameCards(a, b) { return a.length === b.length && [...a].sort().join() 
 function nameOf(seat) { return state.table.seats[seat].name; }
 
 // Who this page is, for the server: the seat's link (its token) or the seat this browser
-// claimed, with this browser's key.
-function who() {
-  if (watching) return "watch=1";
-  const params = new URLSearchParams({ key });
-  if (token) params.set("token", token); else if (seatNumber !== null) params.set("seat", seatNumber);
-  return params.toString();
+// claimed, with this browser's key. It is the connection's first message (the hello),
+// never part of an address.
+function hello() {
+  const message = { type: "hello", key };
+  if (token) message.token = token;
+  else if (seatNumber !== null) message.seat = /^[0-9]+$/.test(seatNumber) ? Number(seatNumber) : seatNumber;
+  return message;
 }
 
 let closedFor = null;  // why the server closed this page's connection for another
@@ -40,9 +41,13 @@ function connect() {
   closedFor = null;
   document.getElementById("notice").classList.add("hidden");
   const scheme = window.location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${scheme}://${window.location.host}/ws/${tableId}?${who()}`);
+  socket = new WebSocket(`${scheme}://${window.location.host}/ws/${tableId}${watching ? "?watch=1" : ""}`);
   document.getElementById("conn").textContent = t("conn.connecting");
-  socket.onopen = () => { retry = 0; document.getElementById("conn").textContent = t("conn.connected"); };
+  socket.onopen = () => {
+    retry = 0;
+    document.getElementById("conn").textContent = t("conn.connected");
+    if (!watching) socket.send(JSON.stringify(hello()));
+  };
   socket.onmessage = (event) => receive(JSON.parse(event.data));
   socket.onclose = (event) => {
     if (event.code === 4410) {  // a table this version can no longer rebuild: do not retry
@@ -54,7 +59,7 @@ function connect() {
       showNotice(t(`closed.${closedFor || "replaced"}`), closedFor !== "revoked");
       return;
     }
-    if (event.code === 4403 || event.code === 4404) {  // a bad link: do not retry
+    if (event.code === 4403 || event.code === 4404 || event.code === 4400) {  // a bad link: do not retry
       document.getElementById("conn").textContent = t("conn.bad_link");
       return;
     }
@@ -890,8 +895,10 @@ function summaries() {
     }
     if (tb.settlement) body.append(el("p", { class: "settlement", text: settlementText(names, tb.settlement) }));
     body.append(sheetTable());
-    const record = `/api/tables/${tableId}/record?${who()}`;
-    const replay = `/replay?table=${tableId}&${who()}`;
+    // A finished match's record and replay are open to whoever has the table's link:
+    // these links hold no secret.
+    const record = `/api/tables/${tableId}/record`;
+    const replay = `/replay?table=${tableId}`;
     if (!watching) {  // the record and the rematch are the players'
       body.append(el("p", {}, el("a", { href: record, download: `rummykit-${tableId}.json`, id: "download" }, t("link.download")), " · ",
         el("a", { href: replay, id: "watch" }, t("link.replay"))));
