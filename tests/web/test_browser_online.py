@@ -136,6 +136,21 @@ def test_the_maker_of_a_table_manages_its_links_and_my_tables_finds_the_seat(
     if pytest.importorskip("axe_playwright_python"):
         assert axe_problems(ann) == []
     shot(ann, "invites")
+    # Bob's page reloads (he is briefly away): his seat keeps its link, and the page says
+    # why in words.
+    bob.close()
+    row.locator(".invite-status", has_text="claimed, not connected").wait_for()
+    row.locator("button.renew").click()
+    ann.locator("#error", has_text="Bob is playing this match").wait_for()
+    assert row.locator("input").input_value() == bob_link
+    # Bob leaves the match for good (the computer plays for him): now his seat may be
+    # given to someone else.
+    bob = pages.contexts[1].new_page()
+    bob.goto(server.url + f"/t/{table_id}?seat=1")
+    ready(bob)
+    bob.once("dialog", lambda dialog: dialog.accept())  # "the computer plays for me?"
+    bob.click("#btn-away")
+    bob.wait_for_function("() => state.table.seats[1].away")
     bob.close()
     row.locator(".invite-status", has_text="claimed, not connected").wait_for()
     row.locator("button.renew").click()

@@ -67,6 +67,7 @@ async function api(path, options = {}) {
     const err = new Error(typeof message === "string" ? message : JSON.stringify(message));
     err.status = response.status;
     err.code = data && data.code;
+    err.params = (data && data.params) || {};
     throw err;
   }
   return data;

@@ -417,7 +417,7 @@ async function newLink(seat) {
     links[seat] = answer.link;
     saveCreated(tableId, links);
     renderInvites();
-  } catch (err) { showError(err.message); }
+  } catch (err) { showError(refusalText({ message: err.message, code: err.code, params: err.params })); }
 }
 
 // The table's chat: each line as text (never markup); a person muted on this browser is
