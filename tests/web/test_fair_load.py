@@ -15,6 +15,7 @@ from starlette.testclient import TestClient
 from rummykit.server.app import MASTER_TABLES_PER_CLIENT, create_app
 from rummykit.server.pool import SearchPool
 
+from ._support import run_async
 from .test_api import RULES, create, play_to_the_end, socket
 
 pytestmark = [pytest.mark.timeout(120)]
@@ -54,12 +55,12 @@ def test_a_busy_client_does_not_delay_another_clients_search() -> None:
         pool.shutdown()
         return [*started, "|", *order]
 
-    one = asyncio.run(scenario(1))
+    one = run_async(scenario(1))
     # (the first search was running; then the other client's comes next)
     assert one[:2] == ["a1#0", "|"] and one[3] == "b1#0", one
     # Client a's tables take turns too: a2 and a3 before a1's second search.
     assert one[4:6] == ["a2#0", "a3#0"], one
-    two = asyncio.run(scenario(2))
+    two = run_async(scenario(2))
     assert two[:3] == ["a1#0", "b1#0", "|"], two
 
 
@@ -75,7 +76,7 @@ def test_a_search_error_reaches_its_caller_and_the_pool_goes_on() -> None:
         assert await pool.run("t", lambda: 7) == 7
         pool.shutdown()
 
-    asyncio.run(scenario())
+    run_async(scenario())
 
 
 # -- a table nobody is at --------------------------------------------------------------

@@ -15,32 +15,8 @@ from sqlalchemy.orm import Session
 from rummykit.db import connect
 from rummykit.db.models import GameRow, SeatRow, TableRow
 
-from ._support import Shadow, hello, seat_socket, who
+from ._support import Shadow, hello, run_async, seat_socket, who
 from .test_api import TWO, app_client, create, play_to_the_end, seated
-
-
-def run_async(coroutine: Any) -> Any:
-    """Run ``coroutine`` on a loop of its own, in a thread of its own (the browser tests'
-    Playwright keeps a loop running in the main thread of the same test session)."""
-    import asyncio
-    import threading
-
-    result: list[Any] = []
-    errors: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            result.append(asyncio.run(coroutine))
-        except BaseException as err:  # handed to the test's thread
-            errors.append(err)
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join()
-    if errors:
-        raise errors[0]
-    return result[0]
-
 
 pytestmark = [pytest.mark.timeout(120),
               pytest.mark.filterwarnings("ignore::DeprecationWarning")]
