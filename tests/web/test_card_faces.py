@@ -149,6 +149,7 @@ def test_the_joker_a_joker_on_the_table_and_the_back(server: Server, pages: Page
         page, ["face:JK", "joker-as:7H", "joker-as:QS", "face:7H", "back"])
     assert joker["role"] == "img" and joker["label"] == "joker"
     assert "#rk-joker" in joker["uses"] and joker["pips"] == 0
+    assert page.evaluate("() => document.querySelector('#rk-joker text').textContent") == "JOKER"
     # A joker standing for a card shows that card, marked as a joker.
     assert seven["label"] == "joker as seven of hearts"
     assert seven["pips"] == 7 and seven["index"] == ["7", "7"] and seven["badge"]
@@ -170,15 +171,18 @@ def test_a_hand_is_a_few_hundred_nodes_and_the_shapes_are_defined_once(server: S
     assert page.evaluate("() => document.querySelectorAll('symbol[id=\"rk-suit-H\"]').length") == 1
 
 
-@pytest.mark.parametrize(("locale", "names", "letters"), [
+@pytest.mark.parametrize(("locale", "names", "letters", "joker"), [
     ("ru-RU", {"7H": "семёрка червей", "QS": "дама пик", "back": "рубашка карты",
-               "as": "джокер вместо: семёрка червей", "JK": "джокер"}, ["Т", "В", "Д", "К"]),
+               "as": "джокер вместо: семёрка червей", "JK": "джокер"}, ["Т", "В", "Д", "К"],
+     "ДЖОКЕР"),
     ("it-IT", {"7H": "sette di cuori", "QS": "donna di picche", "back": "dorso della carta",
-               "as": "jolly al posto di sette di cuori", "JK": "jolly"}, ["A", "J", "Q", "K"]),
+               "as": "jolly al posto di sette di cuori", "JK": "jolly"}, ["A", "J", "Q", "K"],
+     "JOLLY"),
 ])
 def test_cards_are_named_and_lettered_in_the_pages_language(server: Server, pages: Pages,
                                                             locale: str, names: dict[str, str],
-                                                            letters: list[str]) -> None:
+                                                            letters: list[str],
+                                                            joker: str) -> None:
     page = open_rules(pages, server, locale=locale)
     page.wait_for_function("lang => document.documentElement.lang === lang", arg=locale[:2])
     made = render(page, ["face:7H", "face:QS", "back", "joker-as:7H", "face:JK",
@@ -186,6 +190,8 @@ def test_cards_are_named_and_lettered_in_the_pages_language(server: Server, page
     wanted = [names[k] for k in ("7H", "QS", "back", "as", "JK")]
     assert [svg["label"] for svg in made[:5]] == wanted
     assert [svg["index"][0] for svg in made[5:]] == letters
+    # The joker's corners spell its name in the page's language.
+    assert page.evaluate("() => document.querySelector('#rk-joker text').textContent") == joker
 
 
 def test_a_card_that_is_not_one_is_refused(server: Server, pages: Pages) -> None:
@@ -205,16 +211,25 @@ def test_a_card_that_is_not_one_is_refused(server: Server, pages: Pages) -> None
 
 def test_the_corner_index_is_readable_on_a_phones_card(server: Server, pages: Pages,
                                                        tmp_path: Path) -> None:
-    """At 34x48 CSS px (a phone's card) the rank is at least 9 px tall, in the top-left
-    quarter, and no pip or figure touches it; screenshots at 34x48 and 80x112."""
+    """At 34x48 CSS px (a phone's card) the rank's capitals are about 10 px tall, in the top-left
+    quarter, and no pip or figure touches it, in English and in Russian (whose letters
+    are wider); screenshots at 34x48 and 80x112."""
     every = ([f"face:{card}" for card in DECK] + ["face:JK", "joker-as:7H", "joker-as:KD", "back"]
              + [f"four:{card}" for card in ("10C", "10D", "QH", "AS")])
     for width, height in [(34, 48), (80, 112)]:
         page = open_rules(pages, server, viewport={"width": 16 * (width + 6) + 40, "height": 900})
         render(page, every, width, height)
         keep(tmp_path, page, f"cards-{width}x{height}")
-    page = open_rules(pages, server)
-    render(page, [f"face:{card}" for card in DECK], 34, 48)
+    for locale in ["en-US", "ru-RU"]:
+        page = open_rules(pages, server, locale=locale)
+        page.wait_for_function("lang => document.documentElement.lang === lang", arg=locale[:2])
+        render(page, [f"face:{card}" for card in DECK], 34, 48)
+        index_stands_clear(page)
+
+
+def index_stands_clear(page: Any) -> None:
+    """Every card's rank: a text box at least 13 px tall (capitals of about 9 px and
+    more), in the card's top-left quarter, clear of every pip and of the court's panel."""
     boxes = page.evaluate("""() => [...document.querySelectorAll("#deck svg")].map((svg) => {
       const box = (n) => {
         const r = n.getBoundingClientRect();
@@ -227,7 +242,7 @@ def test_the_corner_index_is_readable_on_a_phones_card(server: Server, pages: Pa
     for item in boxes:
         left, top, right, bottom = item["svg"]
         r_left, r_top, r_right, r_bottom = item["rank"]
-        assert r_bottom - r_top >= 9, item["card"]
+        assert r_bottom - r_top >= 13, item["card"]
         assert r_left >= left and r_top >= top, item["card"]
         assert r_right <= (left + right) / 2 and r_bottom <= (top + bottom) / 2, item["card"]
         for o_left, o_top, o_right, o_bottom in item["others"]:

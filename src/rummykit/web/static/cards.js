@@ -113,9 +113,16 @@ function courtHalf(rank) {
   return parts;
 }
 
+// The joker's word, written down its corners: "JOKER", "ДЖОКЕР", "JOLLY".
+function jokerWord() {
+  const known = typeof globalThis.has === "function" && globalThis.has("card.joker");
+  return [...(known ? t("card.joker", {}, "joker") : "joker").toUpperCase()];
+}
+
 function jokerSymbol() {
+  const word = jokerWord(), step = Math.min(34, 170 / Math.max(1, word.length - 1));
   const letters = node("text", { x: 26, y: 112, "font-family": INDEX_FONT, "font-weight": 700, "font-size": 34, "text-anchor": "middle", fill: JOKER },
-    ..."JOKER".split("").map((ch, i) => node("tspan", { x: 26, dy: i ? 34 : 0 }, ch)));
+    ...word.map((ch, i) => node("tspan", { x: 26, dy: i ? step : 0 }, ch)));
   const corner = [node("use", { href: "#rk-star", x: 4, y: 14, width: 60, height: 60, fill: JOKER }), letters];
   const hat = [
     node("path", { d: "M125 178L78 104q28 6 47 44z", fill: "#c0262d", stroke: LINE, "stroke-width": 3, "stroke-linejoin": "round" }),
