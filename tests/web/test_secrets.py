@@ -28,6 +28,7 @@ from ._support import hello, person, seat_socket, served, who
 from .test_api import TWO, Conn, create, play_to_the_end
 
 KEY = "K" * 10 + secrets.token_urlsafe(16)
+BOB_KEY = "B" * 10 + secrets.token_urlsafe(16)
 
 
 def closed_with(ws: Any) -> tuple[dict[str, Any], int]:
@@ -217,14 +218,14 @@ def test_the_servers_log_never_shows_a_secret(tmp_path: Path) -> None:
         with ws_connect(f"ws://127.0.0.1:{port}/ws/{table_id}?key={KEY}") as ws:
             assert json.loads(ws.recv(timeout=10))["code"] == "secret-in-url"
         with ws_connect(f"ws://127.0.0.1:{port}/ws/{table_id}") as ws:
-            ws.send(json.dumps(hello(token, KEY)))
+            ws.send(json.dumps(hello(token, BOB_KEY)))  # (Bob's browser: KEY has seat 0)
             assert json.loads(ws.recv(timeout=10))["type"] == "view"
     text = (tmp_path / "server.log").read_text(errors="replace")
     # The requests are there (so the log was on), without their query strings.
     assert f"GET /t/{table_id} 200" in text
     assert f"GET /api/tables/{table_id} 400" in text
     assert f"GET /api/tables/{table_id} 200" in text
-    for secret in (KEY, token, "token=", "key="):
+    for secret in (KEY, BOB_KEY, token, "token=", "key="):
         assert secret not in text, secret
 
 

@@ -5,6 +5,7 @@ bounded number of connections, and a client that goes away mid-body costs one lo
 
 from __future__ import annotations
 
+import json
 import socket
 import subprocess
 import sys
@@ -15,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from ._support import hello
 from .test_workers import free_port, wait_up
 
 pytestmark = [pytest.mark.timeout(120)]
@@ -125,9 +127,9 @@ def test_one_address_holds_a_bounded_number_of_connections(tmp_path: Path) -> No
             held = [stack.enter_context(socket.create_connection(("127.0.0.1", port)))
                     for _ in range(4)]
             for _ in range(2):
-                ws = stack.enter_context(
-                    ws_connect(f"ws://127.0.0.1:{port}/ws/{made['id']}?token={token}"))
-                ws.recv(timeout=5)
+                ws = stack.enter_context(ws_connect(f"ws://127.0.0.1:{port}/ws/{made['id']}"))
+                ws.send(json.dumps(hello(token)))
+                assert json.loads(ws.recv(timeout=5))["type"] == "view"
             with socket.create_connection(("127.0.0.1", port)) as extra:
                 extra.settimeout(5)
                 answer = b""  # (told at once, before it asks)
