@@ -137,7 +137,7 @@ def make_table_with_ben(pages: Pages, server: Server, **options: Any) -> Any:
     its page, at the table."""
     page = pages.new(permissions=CLIPBOARD, **options)
     page.goto(server.url + "/")
-    page.wait_for_selector("#play-friends")
+    page.wait_for_function("() => document.getElementById('play-now-what').textContent !== ''")
     assert page.locator("#new-table").is_hidden()
     page.click("#play-friends")
     page.wait_for_selector("#seats .seat-row >> nth=1", state="attached")
