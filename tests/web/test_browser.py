@@ -424,13 +424,25 @@ def finish_over_websockets(server: Server, seed: int) -> tuple[dict[str, Any], S
     return table, shadow
 
 
+def friends_form(page: Any, friends: int, bots: int) -> Any:
+    """The start page's "Play with friends" form, open with all its options, for
+    ``friends`` and ``bots``: its seat rows."""
+    page.wait_for_function("() => document.getElementById('play-now-what').textContent !== ''")
+    page.click("#play-friends")
+    page.select_option("#friends", str(friends))
+    page.select_option("#bots", str(bots))
+    page.click("#more-options summary")
+    page.wait_for_selector(f"#seats .seat-row >> nth={friends + bots}")
+    return page.locator("#seats .seat-row")
+
+
 def one_deal_index(server: Server, pages: Pages, seed: int) -> tuple[Any, Any]:
-    """A new page on the index with the one-deal preset chosen (the table's seed fixed):
-    the page and its seat rows."""
+    """A new page on the index with the one-deal preset chosen (the table's seed fixed),
+    for two computer players: the page and its seat rows."""
     page = pages.new()
     with_seed(page, seed)
     page.goto(server.url + "/")
-    page.wait_for_selector("#seats .seat-row >> nth=2")
+    friends_form(page, 0, 2)
     page.select_option("#preset", "one-deal")
     page.wait_for_function("() => document.getElementById('rules-text').textContent "
                            "=== 'one-deal'")
@@ -487,9 +499,7 @@ def test_a_master_seat_with_its_thinking_time(server: Server, pages: Pages, shot
     """The master is offered as a level; its thinking time is asked only for a master seat,
     shown at the table, and the master plays its turns (the game goes on to the end)."""
     page, rows = one_deal_index(server, pages, seed=12)
-    rows.nth(2).locator("[name=kind]").select_option("person")
-    assert rows.nth(2).locator("[name=think]").is_hidden()
-    rows.nth(2).locator("[name=kind]").select_option("bot")
+    assert rows.nth(0).locator("[name=think]").is_hidden()  # a person's seat
     levels = rows.nth(1).locator("[name=level] option").all_inner_texts()
     assert levels == ["random", "greedy", "expert", "master"]
     assert rows.nth(1).locator("[name=think]").is_hidden()  # an expert does not think
@@ -514,24 +524,21 @@ def test_two_people_play_through_an_invite_link(server: Server, pages: Pages) ->
     host = pages.new()
     with_seed(host, 24)  # 38 moves with this strategy; the seed for the index page's table
     host.goto(server.url + "/")
-    host.wait_for_selector("#seats .seat-row >> nth=2")
+    rows = friends_form(host, 1, 0)
     host.select_option("#preset", "one-deal")
-    host.click("#remove-seat")
-    rows = host.locator("#seats .seat-row")
     assert rows.count() == 2
     rows.nth(0).locator("[name=name]").fill("Ann")
-    rows.nth(1).locator("[name=kind]").select_option("person")
     rows.nth(1).locator("[name=name]").fill("Bea")
     assert rows.nth(1).locator("[name=level]").is_hidden()
     host.click("#start")
-    host.wait_for_selector("#invites:not(.hidden)")
-    invites = host.locator("#links a.invite")
+    host.wait_for_url("**/t/*?seat=0")
+    invites = host.locator("#invite-sheet .invite-row")
+    invites.first.wait_for()
     assert invites.count() == 1
-    assert "Bea" in host.inner_text("#links")
-    invite = invites.first.get_attribute("href")
-    assert invite is not None and "/t/" in invite
-    host.click("#my-seat")
-    host.wait_for_url("**/t/*")
+    assert "Bea" in invites.first.inner_text()
+    invite = invites.first.locator("input.invite-link").input_value()
+    assert "/t/" in invite
+    host.keyboard.press("Escape")
     ready(host)
     host.wait_for_function("() => state.table.status === 'waiting'")
     assert host.text_content("#status") == "Waiting for Bea to open their link."
@@ -921,8 +928,7 @@ def test_a_bad_link_does_not_say_reconnecting(server: Server, pages: Pages) -> N
 def test_empty_name_gets_a_clear_message(server: Server, pages: Pages) -> None:
     page = pages.new()
     page.goto(server.url + "/")
-    page.wait_for_selector("#seats .seat-row >> nth=2")
-    page.locator("#seats .seat-row").nth(1).locator("[name=name]").fill("  ")
+    friends_form(page, 0, 2).nth(1).locator("[name=name]").fill("  ")
     page.click("#start")
     page.wait_for_selector("#create-error:not(.hidden)")
     message = page.text_content("#create-error") or ""

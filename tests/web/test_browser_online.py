@@ -34,18 +34,16 @@ def server(request: pytest.FixtureRequest,
 
 def start_for_two(pages: Pages, server: Server, friend: str, public: bool = False) -> Any:
     """A new browser starts a table on the start page for itself and ``friend`` (a
-    person), listed among the open tables if ``public``: its page, showing the links."""
+    person), listed among the open tables if ``public``: its page, at the table with the
+    invite sheet open."""
     page = pages.new()
     page.goto(server.url + "/")
-    page.wait_for_selector("#seats .seat-row")
-    rows = page.locator("#seats .seat-row")
-    rows.nth(1).locator("[name=kind]").select_option("person")
+    rows = test_browser.friends_form(page, 1, 0)
     rows.nth(1).locator("[name=name]").fill(friend)
-    page.click("#remove-seat")
     if public:
         page.check("#public")
     page.click("#start")
-    page.wait_for_selector("#invites:not(.hidden)")
+    page.wait_for_selector("#invite-sheet[open]")
     return page
 
 
@@ -119,9 +117,9 @@ def test_everyone_sees_who_is_at_the_table_and_whose_turn_it_is(
 def test_the_maker_of_a_table_manages_its_links_and_my_tables_finds_the_seat(
         server: Server, pages: Pages, shot: Any) -> None:
     ann = start_for_two(pages, server, "Bob")
-    bob_link = ann.locator("#links a.invite").first.get_attribute("href")
+    bob_link = ann.locator("#invite-sheet input.invite-link").first.input_value()
     assert bob_link and "token=" in bob_link
-    ann.click("#my-seat")
+    ann.keyboard.press("Escape")
     ready(ann)
     table_id = ann.evaluate("() => tableId")
 
@@ -246,7 +244,7 @@ def test_a_spectator_watches_without_a_hand(server: Server, pages: Pages, shot: 
 def test_a_stranger_takes_a_free_seat_from_the_lobby(server: Server, pages: Pages,
                                                      shot: Any) -> None:
     ann = start_for_two(pages, server, "Guest", public=True)
-    ann.click("#my-seat")
+    ann.keyboard.press("Escape")
     ready(ann)
     table_id = ann.evaluate("() => tableId")
 

@@ -111,3 +111,77 @@ def test_english_option_help_is_the_engines_own() -> None:
     english = catalog("en")
     for name, help_text in OPTION_HELP.items():
         assert english[f"option.{name}"] == help_text, name
+
+
+# -- names are never inflected, and a phrase about a person reads right for anyone -----
+
+PERSON = re.compile(r"\{(?:name|mine|names|who|player)\}")
+RU_PAST = re.compile(r"\b[а-яё]+(?:ал|ял|ел|ил|ыл|ул|ёл|ла|лся|лась|лись)\b")
+"""A Russian past tense (masculine or feminine): "ушёл", "вышла", "вернулся"."""
+RU_REFUSED = re.compile(r"\b(?:вернулся|вернулась|подключён|подключена|пришёл|пришла|ушёл|"
+                        r"ушла|выбыл|выбыла)\b")
+"""Said of the player or of a person: "Я вернулся", "не подключён"."""
+RU_INFLECTING = re.compile(r"(?:вместо|для|у|к|от|скрыть|показать)\s+\{name\}", re.IGNORECASE)
+"""Words after which a Russian name would have to change its ending ("вместо Анны")."""
+IT_NAMED_PARTICIPLE = re.compile(r"\{(?:name|mine)\}\s+(?:non\s+)?(?:è|era|sarà)\s+"
+                                 r"[a-zàèéìòù]+(?:at|it|ut|ess|ers)[oa]\b")
+"""An Italian past with "essere" about a named person: "{name} è uscito"."""
+IT_REFUSED = re.compile(r"\b(?:sono|sei|eri|ero)\s+[a-zàèéìòù]+(?:at|it|ut)[oa]\b|"
+                        r"\b(?:a lui|a lei)\b|\b(?:tornato|tornata|uscito|arrivato|arrivata)\b",
+                        re.IGNORECASE)
+
+
+def test_russian_texts_about_a_person_have_no_gendered_past_and_no_inflected_name() -> None:
+    problems = []
+    for key, text in catalog("ru").items():
+        lowered = text.lower()
+        if PERSON.search(text) and RU_PAST.search(lowered):
+            problems.append((key, RU_PAST.findall(lowered), text))
+        if RU_REFUSED.search(lowered) or RU_INFLECTING.search(text):
+            problems.append((key, "refused word", text))
+    assert problems == []
+
+
+def test_italian_texts_about_a_person_have_no_gendered_past() -> None:
+    problems = [(key, text) for key, text in catalog("it").items()
+                if IT_NAMED_PARTICIPLE.search(text) or IT_REFUSED.search(text)]
+    assert problems == []
+
+
+@pytest.mark.parametrize(("lang", "key", "text"), [
+    ("ru", "status.ended_left", "Партия окончена: {name} ушёл."),
+    ("ru", "btn.back", "Я вернулся"),
+    ("ru", "chat.mute", "Скрыть {name}"),
+    ("ru", "lobby.take", "Сесть вместо {name}"),
+    ("it", "status.ended_left", "La partita è finita: {name} è uscito."),
+    ("it", "btn.back", "Sono tornato"),
+    ("it", "notice.no_seat", "Chiedilo a lui."),
+])
+def test_the_gender_checks_catch_what_they_are_for(lang: str, key: str, text: str) -> None:
+    """The checks above refuse the very texts the catalogs had."""
+    if lang == "ru":
+        lowered = text.lower()
+        assert (PERSON.search(text) and RU_PAST.search(lowered)) or RU_REFUSED.search(lowered) \
+            or RU_INFLECTING.search(text), key
+    else:
+        assert IT_NAMED_PARTICIPLE.search(text) or IT_REFUSED.search(text), key
+
+
+def test_the_start_page_names_every_option_and_value_in_every_language() -> None:
+    """Option keys and values are the rules text's; the page shows their names."""
+    choices = {"melds_per_turn": ["one", "many"], "aces": ["low", "high-low"],
+               "last_discard": ["optional", "required"], "draw_pile": ["top", "any"],
+               "taken_discard": ["forbidden", "last-card"],
+               "stock_out": ["turn-over", "refill", "end"],
+               "scoring": ["collect", "melded", "penalty"],
+               "match_end": ["target", "one-deal", "dealt-once", "elimination"],
+               "first_dealer": ["random", "first"], "next_dealer": ["left", "winner"],
+               "pile_card_must_be_used": ["false", "true"], "target_strict": ["false", "true"]}
+    for lang in LANGUAGES:
+        texts = catalog(lang)
+        for name in OPTION_HELP:
+            assert texts.get(f"optname.{name}", "").strip(), (lang, name)
+            assert texts[f"optname.{name}"] != name, (lang, name)
+        for name, values in choices.items():
+            for value in values:
+                assert texts.get(f"optvalue.{name}:{value}", "").strip(), (lang, name, value)

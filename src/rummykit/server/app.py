@@ -21,6 +21,7 @@ import html
 import json
 import logging
 import math
+import re
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -30,6 +31,7 @@ from pathlib import Path
 from typing import Annotated, Any
 from urllib.parse import quote, urlsplit
 
+import segno
 from fastapi import Depends, FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
@@ -174,6 +176,16 @@ class TokenIn(BaseModel):
     token: str | None = Field(default=None, max_length=100)
     seat: int | None = Field(default=None, ge=0, le=5)
     key: str | None = Field(default=None, pattern=KEY_PATTERN)
+
+
+class QrIn(BaseModel):
+    text: str
+
+
+MAX_QR_TEXT = 300
+QR_LINK = re.compile(r"https?://[A-Za-z0-9.:\[\]-]{1,200}/t/[A-Za-z0-9]{1,32}"
+                     r"\?(token=[A-Za-z0-9_-]{16,64}|watch=1)")
+"""What ``POST /api/qr`` makes a code of: a table's seat link or watch link, no more."""
 
 
 KEY_HEADER = "X-Rummykit-Key"
@@ -703,6 +715,17 @@ def create_app(
         """Every table where the browser with this key has claimed a seat, newest first
         (at most MINE_LIMIT): so that losing a link never loses a seat."""
         return {"tables": await asyncio.to_thread(hub.tables_of, body.key, MINE_LIMIT)}
+
+    @app.post("/api/qr")
+    async def qr_code(body: QrIn) -> dict[str, Any]:
+        """The QR code of one of the app's own links (a seat's, or the watch link), as
+        its module matrix for the page to draw: a POST, so no token enters an address."""
+        if len(body.text) > MAX_QR_TEXT or not QR_LINK.fullmatch(body.text):
+            raise HubError("a QR code is made only of a link to a table of this app "
+                           "(https://HOST/t/TABLE?token=... or ?watch=1)", 400, code="qr-text")
+        qr = segno.make_qr(body.text, error="m")
+        return {"size": qr.symbol_size(border=0)[0],
+                "rows": ["".join("1" if dark else "0" for dark in row) for row in qr.matrix]}
 
     @app.get("/api/tables/{table_id}/record")
     async def table_record(table_id: str) -> Response:

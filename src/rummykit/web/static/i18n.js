@@ -24,21 +24,40 @@ let CATALOG = {};
 const missingKeys = new Set();  // keys a page asked for that the catalog lacks (tests read it)
 const plurals = new Intl.PluralRules(LANG);
 
-// The text of ``key`` with {name} placeholders filled from ``params``.
+// The text of ``key`` with {name} placeholders filled from ``params``. A text that counts
+// something has plural forms in the catalog (KEY.one, KEY.few, KEY.many, KEY.other, as the
+// language has them): the form is the one Intl.PluralRules picks for the count, which is
+// params.n, or else the last number the text shows ("{min} to {max} cards": max).
 function t(key, params = {}) {
-  let text = CATALOG[key];
+  const wanted = pluralKey(key, params);
+  let text = CATALOG[wanted];
   if (text === undefined) { missingKeys.add(key); text = key; }
   return text.replace(/\{(\w+)\}/g, (whole, name) => (params[name] !== undefined ? String(params[name]) : whole));
 }
 
-// A text that depends on a number: "1 card", "2 cards" (keys KEY.one, KEY.few, ...).
-function tn(key, n, params = {}) {
-  const form = `${key}.${plurals.select(n)}`;
-  return t(CATALOG[form] !== undefined ? form : `${key}.other`, { n, ...params });
+function countOf(value) {
+  if (typeof value === "number") return Number.isFinite(value) ? value : null;
+  return typeof value === "string" && /^[+-]?[0-9]+(\.[0-9]+)?$/.test(value) ? Number(value) : null;
 }
 
+function pluralKey(key, params) {
+  const other = CATALOG[`${key}.other`];
+  if (CATALOG[key] !== undefined || other === undefined) return key;
+  let count = countOf(params.n);
+  if (params.n === undefined) {
+    for (const [, name] of other.matchAll(/\{(\w+)\}/g)) {
+      if (countOf(params[name]) !== null) count = countOf(params[name]);
+    }
+  }
+  const form = count === null ? null : `${key}.${plurals.select(count)}`;
+  return form !== null && CATALOG[form] !== undefined ? form : `${key}.other`;
+}
+
+// A text that depends on a number: "1 card", "2 cards".
+function tn(key, n, params = {}) { return t(key, { ...params, n }); }
+
 // Whether the catalog has ``key`` (for texts the server may or may not have a code for).
-function has(key) { return CATALOG[key] !== undefined; }
+function has(key) { return CATALOG[key] !== undefined || CATALOG[`${key}.other`] !== undefined; }
 
 // Fill every element marked with data-i18n (its text) or data-i18n-ATTR (an attribute).
 function translatePage(root = document) {

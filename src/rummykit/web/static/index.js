@@ -1,5 +1,21 @@
-// The start page: choose a preset and options, fill the seats, start the table.
+// The start page: "Play now" starts a table against the computer in one tap (the rules
+// and level used last); "Play with friends" opens a short form (rules, how many friends,
+// computer players to fill the table; the rest behind "More options"). The maker of a table
+// with people lands at their own seat with the invite sheet open (invite.js).
 "use strict";
+
+const LAST_KEY = "rummykit.last";
+// The rules, the computer's level and how many computer players the last table had.
+function lastUsed() {
+  const first = { rules: "classic", level: "expert", bots: 1 };
+  try {
+    const saved = JSON.parse(localStorage.getItem(LAST_KEY));
+    if (saved && typeof saved.rules === "string" && typeof saved.level === "string") {
+      return { ...first, ...saved, bots: Math.min(5, Math.max(1, Number(saved.bots) || 1)) };
+    }
+  } catch (e) { /* storage off, or an old value */ }
+  return first;
+}
 
 let PRESETS = {}, BOTS = [], THINK = 1;
 const FIXED = ["melds_per_turn", "aces", "last_discard"];
@@ -28,12 +44,13 @@ function renderOptions() {
     let input;
     if (CHOICES[name]) {
       input = el("select", { name, "data-default": value },
-        ...CHOICES[name].map((c) => el("option", { value: c, selected: c === value }, c)));
+        ...CHOICES[name].map((c) => el("option", { value: c, selected: c === value }, t(`optvalue.${name}:${c}`))));
     } else {
       input = el("input", { name, value, "data-default": value, size: 14 });
     }
     input.addEventListener("change", updateRules);
-    box.append(el("label", { title: t(`option.${name}`) }, el("code", { text: name }), input, el("span", { class: "muted", text: t(`option.${name}`) })));
+    box.append(el("label", { title: t(`option.${name}`) }, el("span", { class: "optname", text: t(`optname.${name}`) }), " ", input,
+      " ", el("span", { class: "muted", text: t(`option.${name}`) })));
   }
   updateRules();
 }
@@ -62,9 +79,6 @@ async function updateRules() {
 }
 
 function seatRow(index, kind, name, level) {
-  const kindSel = el("select", { name: "kind", "aria-label": t("seat.aria_kind", { n: index + 1 }) },
-    el("option", { value: "person", selected: kind === "person" }, t("kind.person")),
-    el("option", { value: "bot", selected: kind === "bot" }, t("kind.bot")));
   const levelSel = el("select", { name: "level", "aria-label": t("seat.aria_level", { n: index + 1 }) },
     ...BOTS.map((b) => el("option", { value: b, selected: b === level }, t(`level.${b}`))));
   // The master searches each decision: how long it thinks (the server's default, or one
@@ -77,28 +91,88 @@ function seatRow(index, kind, name, level) {
       el("option", { value: String(s) }, t("think.option", { s }))));
   const nameIn = el("input", { name: "name", value: name, maxlength: 40, "aria-label": t("seat.aria_name", { n: index + 1 }) });
   const sync = () => {
-    levelSel.classList.toggle("hidden", kindSel.value !== "bot");
-    thinkSel.classList.toggle("hidden", kindSel.value !== "bot" || levelSel.value !== "master");
+    levelSel.classList.toggle("hidden", kind !== "bot");
+    thinkSel.classList.toggle("hidden", kind !== "bot" || levelSel.value !== "master");
   };
-  kindSel.addEventListener("change", sync);
   levelSel.addEventListener("change", sync);
   sync();
-  return el("div", { class: "seat-row" }, el("strong", { text: t("seat.n", { n: index + 1 }) + " " }), kindSel, " ", nameIn, " ", levelSel, " ", thinkSel);
+  const what = index === 0 ? t("kind.you") : t(`kind.${kind}`);
+  return el("div", { class: "seat-row", "data-kind": kind }, el("input", { type: "hidden", name: "kind", value: kind }),
+    el("strong", { text: t("seat.n", { n: index + 1 }) + " " }), el("span", { class: "seat-kind muted", text: what }), " ",
+    nameIn, " ", levelSel, " ", thinkSel);
 }
 
-function addSeat() {
+// The seat rows for the counts chosen: this browser's, the friends', the computer players'
+// (names and levels typed so far stay where the kind of seat stays).
+function syncSeats() {
+  const friends = Number(document.getElementById("friends").value);
+  const botSel = document.getElementById("bots");
+  const wanted = Number(botSel.value);
+  const most = 5 - friends, least = friends === 0 ? 1 : 0;
+  botSel.replaceChildren(...Array.from({ length: most - least + 1 }, (_, i) => {
+    const n = least + i;
+    return el("option", { value: String(n), selected: n === Math.min(most, Math.max(least, wanted)) }, String(n));
+  }));
+  const bots = Number(botSel.value);
   const rows = document.getElementById("seats");
-  const n = rows.children.length;
-  if (n >= 6) return;
+  const before = [...rows.children];
   const names = t("index.names").split(",");
-  const mine = n === 0 ? localStorage.getItem("rummykit.name") : null;
-  rows.append(seatRow(n, n === 0 ? "person" : "bot", mine || names[n], BOTS.includes("expert") ? "expert" : BOTS[0]));
+  const kinds = ["person", ...Array(friends).fill("person"), ...Array(bots).fill("bot")];
+  const level = lastUsed().level.split("(")[0];
+  rows.replaceChildren(...kinds.map((kind, i) => {
+    const old = before[i];
+    if (old && old.dataset.kind === kind) return old;
+    const mine = i === 0 ? localStorage.getItem("rummykit.name") : null;
+    return seatRow(i, kind, mine || names[i], BOTS.includes(level) ? level : BOTS[0]);
+  }));
 }
 
 function seatLevel(row) {
   const level = row.querySelector("[name=level]").value;
   const think = row.querySelector("[name=think]").value;
   return level === "master" && think ? `master(think=${think})` : level;
+}
+
+function remember(rules, level, bots) {
+  try { localStorage.setItem(LAST_KEY, JSON.stringify({ ...lastUsed(), rules, level, ...(bots ? { bots } : {}) })); }
+  catch (e) { /* storage off */ }
+}
+
+// The maker goes to their own seat (this browser's key opens it: no token in the address
+// bar or the history); with friends to invite, their links wait in this tab's
+// sessionStorage for the table page to open the invite sheet with (invite.js).
+function land(table) {
+  const people = table.seats.filter((s) => s.link);
+  // This browser made the table: it keeps every seat's link, to copy or replace later.
+  saveCreated(table.id, Object.fromEntries(people.map((s) => [s.seat, s.link])));
+  if (people.length > 1) {
+    sessionStorage.setItem(`rummykit.invite.${table.id}`, JSON.stringify(people.slice(1)));
+  }
+  window.location.href = `/t/${table.id}?seat=${people[0].seat}`;
+}
+
+// "Play now": this browser against the computer, with the rules and the level used last.
+async function playNow() {
+  const box = document.getElementById("play-error");
+  box.classList.add("hidden");
+  const last = lastUsed();
+  const names = t("index.names").split(",");
+  const me = document.getElementById("player-name").value.trim() || localStorage.getItem("rummykit.name") || names[0];
+  const seats = [{ kind: "person", name: me, level: null },
+    ...Array.from({ length: last.bots }, (_, i) => ({ kind: "bot", name: names[i + 1], level: last.level }))];
+  try {
+    const table = await api("/api/tables", { method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ rules: last.rules, seats, key: browserKey() }) });
+    land(table);
+  } catch (err) {
+    box.textContent = err.message;
+    box.classList.remove("hidden");
+  }
+}
+
+function showPlayNow() {
+  const last = lastUsed();
+  document.getElementById("play-now-what").textContent = t("index.play_now_help", { level: levelName(last.level), rules: last.rules });
 }
 
 async function start(event) {
@@ -118,21 +192,9 @@ async function start(event) {
                              standin: document.getElementById("standin").value,
                              public: document.getElementById("public").checked }),
     });
-    const people = table.seats.filter((s) => s.link);
-    // This browser made the table: it keeps every seat's link, to copy or replace later.
-    saveCreated(table.id, Object.fromEntries(people.map((s) => [s.seat, s.link])));
-    // The maker's own seat is this browser's from the start: its key opens it, and no
-    // token goes into the address bar or the history.
-    const mine = `/t/${table.id}?seat=${people[0].seat}`;
-    if (people.length === 1) { window.location.href = mine; return; }
-    const list = document.getElementById("links");
-    list.replaceChildren();
-    for (const seat of people.slice(1)) {
-      const url = new URL(seat.link, window.location.href).href;
-      list.append(el("li", {}, `${seat.name}: `, el("a", { href: url, class: "invite" }, url)));
-    }
-    document.getElementById("my-seat").href = mine;
-    document.getElementById("invites").classList.remove("hidden");
+    const bots = seats.filter((seat) => seat.kind === "bot");
+    if (bots.length) remember(rulesText(), bots[0].level, seats.length === bots.length + 1 ? bots.length : null);
+    land(table);
   } catch (err) {
     box.textContent = err.message;
     box.classList.remove("hidden");
@@ -233,7 +295,7 @@ async function init() {
   PRESETS = data.presets; BOTS = data.bots; THINK = data.think;
   const select = document.getElementById("preset");
   for (const [name, preset] of Object.entries(PRESETS)) {
-    select.append(el("option", { value: name, selected: name === "classic" }, `${name} — ${t(`preset.${name}`)}`));
+    select.append(el("option", { value: name, selected: name === (lastUsed().rules.split("(")[0] in PRESETS ? lastUsed().rules.split("(")[0] : "classic") }, `${name} — ${t(`preset.${name}`)}`));
   }
   select.addEventListener("change", renderOptions);
   const timer = document.getElementById("timer");
@@ -242,13 +304,21 @@ async function init() {
   document.getElementById("standin").append(...BOTS.filter((b) => b !== "master").map((b) =>
     el("option", { value: b, selected: b === "expert" }, t(`level.${b}`))));
   renderOptions();
-  addSeat(); addSeat(); addSeat();
-  document.getElementById("add-seat").addEventListener("click", addSeat);
-  document.getElementById("remove-seat").addEventListener("click", () => {
-    const rows = document.getElementById("seats");
-    if (rows.children.length > 2) rows.lastElementChild.remove();
-  });
+  document.getElementById("friends").append(...[0, 1, 2, 3, 4, 5].map((n) => el("option", { value: String(n), selected: n === 1 }, String(n))));
+  document.getElementById("bots").append(el("option", { value: "0", selected: true }, "0"));
+  document.getElementById("friends").addEventListener("change", syncSeats);
+  document.getElementById("bots").addEventListener("change", syncSeats);
+  syncSeats();
   document.getElementById("new-table").addEventListener("submit", start);
+  document.getElementById("play-now").addEventListener("click", playNow);
+  const friendsButton = document.getElementById("play-friends");
+  friendsButton.addEventListener("click", () => {
+    const form = document.getElementById("new-table");
+    form.classList.toggle("hidden");
+    friendsButton.setAttribute("aria-expanded", form.classList.contains("hidden") ? "false" : "true");
+    if (!form.classList.contains("hidden")) document.getElementById("preset").focus();
+  });
+  showPlayNow();
 }
 
 i18nReady.then(init);

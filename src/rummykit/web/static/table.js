@@ -97,7 +97,7 @@ function receive(message) {
     if (!state) document.getElementById("status").textContent = refusalText(message);
     if (message.code === "seat-claimed") showNotice(t("notice.claimed"), false);
     if (message.code === "seat-link") showNotice(t("notice.no_seat"), false);
-    if (message.code === "one-seat") showNotice(refusalText(message), false);
+    if (message.code === "one-seat") import("/static/invite.js").then((invite) => invite.showLinkOfAnother(message, { tableId }));
     return;
   }
   if (message.type === "closed") { closedFor = message.reason; return; }
