@@ -1302,7 +1302,7 @@ def test_the_rules_page_teaches_each_rule_set(server: Server, pages: Pages) -> N
 
     assert "any card of the pile" in lines("rummy500")
     assert "reaches 500" in lines("rummy500") and "difference" in lines("rummy500")
-    assert "2 decks and 4 jokers" in lines("ramino") and "worth 50 or more" in lines("ramino")
+    assert "Decks: 2; jokers: 4" in lines("ramino") and "worth 50 or more" in lines("ramino")
     assert "goes past 101 is out" in lines("ramino")
     assert "At most one new meld a turn" in lines("classic")
     assert "shuffled into a new stock, 1 / 1 / 1 / 2 / 3 times" in lines("limited-stock")
