@@ -120,7 +120,16 @@ function receive(message) {
     return;
   }
   if (message.type === "closed") { game.closedFor = message.reason; return; }
-  if (message.type === "chat") { game.chatLines.push(message); game.chatLines = game.chatLines.slice(-50); renderChat(); return; }
+  if (message.type === "chat") {
+    game.chatLines.push(message);
+    game.chatLines = game.chatLines.slice(-50);
+    renderChat();
+    // A new line while the menu is closed: the menu button says so.
+    if (!document.getElementById("menu").open && game.state && message.seat !== game.state.view.seat) {
+      document.getElementById("btn-menu").classList.add("unread");
+    }
+    return;
+  }
   if (message.type === "chat-log") { game.chatLines = message.messages; renderChat(); return; }
   if (message.type === "presence") {
     if (!game.state) return;
@@ -1242,7 +1251,9 @@ document.getElementById("command").addEventListener("keydown", (event) => {
 // The last thing that happened, always in sight on the table.
 function renderLastLine() {
   const lines = logLines();
-  const last = lines.length ? lines[lines.length - 1].what : "";
+  let last = lines.length ? lines[lines.length - 1].what : "";
+  const ended = game.finished && game.finished.finished.last;
+  if (ended) last = phrase(ended[1], null, ended[0] === game.state.view.seat ? "you" : "other", nameOf(ended[0]));
   document.getElementById("last-line").textContent = last;
 }
 
