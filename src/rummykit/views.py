@@ -52,6 +52,16 @@ class MeldView:
         }
 
 
+class LastDeal(NamedTuple):
+    """The previous deal of a match as it ended (every part of it public by then)."""
+
+    result: DealResult
+    hands: tuple[tuple[Card, ...], ...]
+    table: tuple[MeldView, ...]
+    pile: tuple[Card, ...]
+    last: tuple[int, Action] | None
+
+
 @dataclass(frozen=True, slots=True)
 class View:
     """One seat's view of a game."""
@@ -109,8 +119,9 @@ class View:
     match_winner: int | None
     knowledge: Knowledge
     """What this seat knows of where every card is (the engine's information set)."""
-    last_deal: tuple[DealResult, tuple[tuple[Card, ...], ...]] | None = None
-    """In a match: how the previous deal ended and every hand at its end (public then)."""
+    last_deal: LastDeal | None = None
+    """In a match: how the previous deal ended, every hand, the melds and the pile at its
+    end, and its last move (all public then: a table shows them before the next deal)."""
     match_end: MatchEnd | None = None
     """Why the match ended (see :data:`rummykit.engine.match.MatchEnd`)."""
     sheet: tuple[tuple[int, ...], ...] = ()
@@ -161,8 +172,12 @@ class View:
             "match_end": self.match_end,
             "sheet": [list(points) for points in self.sheet],
             "last_deal": None if self.last_deal is None else {
-                **_result_json(self.last_deal[0], self.rules, self.names),
-                "hands": [[str(c) for c in h] for h in self.last_deal[1]],
+                **_result_json(self.last_deal.result, self.rules, self.names),
+                "hands": [[str(c) for c in h] for h in self.last_deal.hands],
+                "table": [m.to_json() for m in self.last_deal.table],
+                "pile": [str(c) for c in self.last_deal.pile],
+                "last": None if self.last_deal.last is None else [
+                    self.last_deal.last[0], str(self.last_deal.last[1])],
             },
         }
 
@@ -209,11 +224,7 @@ def view(game: Match | Deal, seat: int, *, recent: int | None = None) -> View:
         stock_size=len(deal.stock),
         pile=visible,
         pile_size=len(pile),
-        table=tuple(
-            MeldView(i, m.kind, tuple(CARDS[c] for c in m.cards), tuple(m.represented()),
-                     m.owner, m.layers)
-            for i, m in enumerate(deal.table, 1)
-        ),
+        table=_melds(deal),
         melds=tuple(deal.table),
         history=_history(deal, recent),
         history_length=deal.move_count,
@@ -240,6 +251,14 @@ def view(game: Match | Deal, seat: int, *, recent: int | None = None) -> View:
         match_end=match.end if match else None,
         sheet=tuple(d.result.points for d in match.finished if d.result is not None)
         if match else (),
+    )
+
+
+def _melds(deal: Deal) -> tuple[MeldView, ...]:
+    return tuple(
+        MeldView(i, m.kind, tuple(CARDS[c] for c in m.cards), tuple(m.represented()),
+                 m.owner, m.layers)
+        for i, m in enumerate(deal.table, 1)
     )
 
 
@@ -324,15 +343,24 @@ def _history(deal: Deal, recent: int | None) -> tuple[tuple[int, Action], ...]:
     return moves
 
 
-def _last_deal(
-    match: Match | None, deal: Deal
-) -> tuple[DealResult, tuple[tuple[Card, ...], ...]] | None:
+def _last_deal(match: Match | None, deal: Deal) -> LastDeal | None:
     if match is None:
         return None
     done = [d for d in match.finished[-2:] if d is not deal]
-    if not done or done[-1].result is None:
+    if not done:
         return None
-    return done[-1].result, tuple(_sorted_hand(h) for h in done[-1].hands)
+    last = done[-1]
+    result = last.result
+    if result is None:
+        return None
+    moved = last.moves_since(last.move_count - 1) if last.move_count else []
+    return LastDeal(
+        result=result,
+        hands=tuple(_sorted_hand(h) for h in last.hands),
+        table=_melds(last),
+        pile=tuple(CARDS[c] for c in _visible_pile(last)),
+        last=moved[-1] if moved else None,
+    )
 
 
 PUBLIC = frozenset({

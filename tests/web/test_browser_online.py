@@ -126,6 +126,7 @@ def test_the_maker_of_a_table_manages_its_links_and_my_tables_finds_the_seat(
     bob = pages.new()
     bob.goto(bob_link)
     ready(bob)
+    ann.click("#btn-menu")  # the links are in the table's menu
     ann.click("#btn-invites")
     row = ann.locator('#invites-body .invite-row[data-seat="1"]')
     row.locator(".invite-status", has_text="at the table").wait_for()
@@ -215,6 +216,7 @@ def test_the_standin_plays_when_time_runs_out_and_gives_the_seat_back(
     assert "s left" in ann.inner_text("#me .clock")
     # Handing the seat over asks first, then the computer plays until she is back.
     ann.once("dialog", lambda dialog: dialog.accept())
+    ann.click("#btn-menu")
     ann.click("#btn-away")
     ann.wait_for_selector("#standin:not(.hidden)")
     assert "You handed your seat over" in ann.inner_text("#standin")
@@ -272,6 +274,8 @@ def test_chat_shows_text_as_text_and_a_muted_person_is_not_shown(
     ann = open_seat(pages, server, table["seats"][0]["link"])
     bob = open_seat(pages, server, table["seats"][1]["link"])
     payload = '<img src=x onerror="window.hacked=1"><b>hi</b>'
+    ann.click("#btn-menu")  # the chat is in the table's menu
+    bob.click("#btn-menu")
     bob.fill("#chat-text", payload)
     bob.press("#chat-text", "Enter")
     line = ann.locator('#chat .chat-line[data-seat="1"]')
@@ -291,6 +295,7 @@ def test_chat_shows_text_as_text_and_a_muted_person_is_not_shown(
     bob.locator('#chat .chat-line >> text=still there?').wait_for()
     ann.reload()
     ready(ann)
+    ann.click("#btn-menu")
     ann.wait_for_selector('#mutes button.mute[aria-pressed="true"]')
     assert ann.locator('#chat .chat-line[data-seat="1"]').count() == 0
 
@@ -326,6 +331,7 @@ def test_when_someone_leaves_the_others_may_end_the_match(server: Server, pages:
     bob = open_seat(pages, server, table["seats"][1]["link"])
     bob.wait_for_function("() => state.table.status === 'playing'")
     bob.once("dialog", lambda dialog: dialog.accept())
+    bob.click("#btn-menu")
     bob.click("#btn-away")
     ann.wait_for_selector("#left-box:not(.hidden)")
     assert "Bob left the match" in ann.inner_text("#left-text")

@@ -1,5 +1,8 @@
 // The replay viewer: every action of a finished game, forward and back, all hands shown.
-"use strict";
+// It draws the table with the same pieces as the table page (components.js) and says
+// each step in words (words.js).
+import { cardEl, meldEl, meldGroups, fitRow } from "./components.js";
+import { phrase } from "./words.js";
 
 let data = null;
 let index = 0;
@@ -25,9 +28,8 @@ function render() {
   const frame = data.frames[index];
   if (!frame) return;
   document.getElementById("slider").value = String(index);
-  const who = frame.by === null || frame.by === undefined ? "" : `${data.players[frame.by]}: `;
   document.getElementById("step").textContent = t("replay.step", { i: index + 1, n: data.frames.length,
-    deal: frame.deal, what: frame.action ? `${who}${frame.action}` : t("replay.the_deal") });
+    deal: frame.deal, what: frame.action ? stepWords(frame, data.frames[index - 1]) : t("replay.the_deal") });
   let meta = t("replay.meta", { rules: data.rules, stock: frame.stock,
     totals: data.players.map((p, i) => `${p} ${frame.totals[i]}`).join(", ") });
   if (frame.result) {
@@ -42,7 +44,7 @@ function render() {
   frame.hands.forEach((hand, i) => {
     const row = el("div", { class: "seat" + (frame.to_move === i && !frame.result ? " turn" : ""), "data-seat": i },
       el("div", { class: "name", text: frame.dealer === i ? t("replay.dealer", { name: data.players[i] }) : data.players[i] }));
-    const cards = el("div", { class: "hand" });
+    const cards = el("div", { class: "hand replay-hand" });
     for (const c of hand) cards.append(cardEl(c, { small: true }));
     row.append(cards);
     hands.append(row);
@@ -50,15 +52,24 @@ function render() {
   const melds = document.getElementById("melds");
   melds.replaceChildren();
   if (!frame.table.length) melds.append(el("span", { class: "muted", text: t("meld.none") }));
-  frame.table.forEach((meld, k) => {
-    const node = el("span", { class: "meld" }, el("span", { class: "num", text: k + 1 }));
-    for (const c of meld.cards) node.append(cardEl(c, { small: true }));
+  const numbered = frame.table.map((meld, k) => ({ ...meld, number: k + 1 }));
+  melds.append(...meldGroups(numbered, data.players, (meld) => {
+    const node = meldEl(meld, { names: data.players });
     node.title = t("replay.laid_by", { name: data.players[meld.owner] });
-    melds.append(node);
-  });
+    return node;
+  }));
   const pile = document.getElementById("pile");
   pile.replaceChildren();
   for (const c of frame.pile) pile.append(cardEl(c, { small: true }));
+  for (const row of document.querySelectorAll("#hands .hand, #pile")) fitRow(row);
+}
+
+// A step in words ("Ann took 7♥ from the pile."): the cards a pile draw took are the ones
+// the pile lost.
+function stepWords(frame, before) {
+  const name = frame.by === null || frame.by === undefined ? "" : data.players[frame.by];
+  const taken = frame.action.startsWith("draw pile") && before ? before.pile.slice(frame.pile.length) : null;
+  return phrase(frame.action, taken, "other", name);
 }
 
 function go(to) {

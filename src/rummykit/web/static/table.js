@@ -1,29 +1,49 @@
 // The table: one seat's view, live over a WebSocket. The server decides everything; this
 // page only shows the view it is sent and offers the legal actions that view lists.
-"use strict";
+import { cardEl, backEl, meldEl, meldGroups, fitRow, fitMelds, initials } from "./components.js";
+import { phrase } from "./words.js";
+import { startDrag } from "./drag.js";
 
 const tableId = window.location.pathname.split("/").pop();
 const query = new URLSearchParams(window.location.search);
 const token = query.get("token") || "";
-let seatNumber = query.get("seat");  // a seat this browser claimed (from "my tables")
 const watching = query.has("watch");  // a spectator: the public view, no hand, no actions
 if (watching) document.body.classList.add("watching");
 const key = browserKey();
-let state = null;          // the last message from the server
-let order = [];            // the hand in the order the player arranged it
-let selected = new Set();  // indices into `order`
-let focus = 0;             // keyboard focus in the hand
-let socket = null;
-let retry = 0;
-let shownDeal = 0;         // the deal whose summary was shown last
-let shownMatchEnd = false;
-let hinted = null;         // the last hint: {seq, action, reason}
-let fresh = [];            // cards of the hand that arrived with this seat's last draw
 
-function legal() { return (state && state.view.legal_actions) || []; }
-function selectedCards() { return [...selected].sort((a, b) => a - b).map((i) => order[i]); }
+// Everything this page knows, in one place: the last message from the server (`state`)
+// and what the player did with it here.
+const game = {
+  state: null,          // the last message from the server
+  shown: null,          // what the page draws: the state, or a finished deal held in view
+  finished: null,       // the deal just over, shown until its summary is closed
+  order: [],            // the hand in the order the player arranged it
+  selected: new Set(),  // indices into `order`
+  focus: 0,             // keyboard focus in the hand
+  socket: null,
+  retry: 0,
+  seatNumber: query.get("seat"),  // a seat this browser claimed (from "my tables")
+  closedFor: null,      // why the server closed this page's connection for another
+  shownDeal: 0,         // the deal whose summary was shown last
+  shownMatchEnd: false,
+  hinted: null,         // the last hint: {seq, action, reason}
+  hintAsked: null,      // the position a hint was asked for (a later one drops it)
+  fresh: [],            // cards of the hand that arrived with this seat's last draw
+  rendered: null,       // the state the page shows now (for motion)
+  chatLines: [],
+  clockEnd: null,
+  whySeq: null,         // the position a shown "why" was said of
+  deepChoice: null,     // a pile card below the top clicked once (rummy500)
+};
+// For the browser's console and the tests: the last message, the keyboard's place.
+Object.defineProperty(window, "state", { get: () => game.state, configurable: true });
+Object.defineProperty(window, "focus", { get: () => game.focus, configurable: true });
+window.tableId = tableId;
+
+function legal() { return (game.state && game.state.view.legal_actions) || []; }
+function selectedCards() { return [...game.selected].sort((a, b) => a - b).map((i) => game.order[i]); }
 function sameCards(a, b) { return a.length === b.length && [...a].sort().join() === [...b].sort().join(); }
-function nameOf(seat) { return state.table.seats[seat].name; }
+function nameOf(seat) { return game.state.table.seats[seat].name; }
 
 // Who this page is, for the server: the seat's link (its token) or the seat this browser
 // claimed, with this browser's key. It is the connection's first message (the hello),
@@ -31,32 +51,31 @@ function nameOf(seat) { return state.table.seats[seat].name; }
 function hello() {
   const message = { type: "hello", key };
   if (token) message.token = token;
-  else if (seatNumber !== null) message.seat = /^[0-9]+$/.test(seatNumber) ? Number(seatNumber) : seatNumber;
+  else if (game.seatNumber !== null) message.seat = /^[0-9]+$/.test(game.seatNumber) ? Number(game.seatNumber) : game.seatNumber;
   return message;
 }
 
-let closedFor = null;  // why the server closed this page's connection for another
 
 function connect() {
-  closedFor = null;
+  game.closedFor = null;
   document.getElementById("notice").classList.add("hidden");
   const scheme = window.location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${scheme}://${window.location.host}/ws/${tableId}${watching ? "?watch=1" : ""}`);
+  game.socket = new WebSocket(`${scheme}://${window.location.host}/ws/${tableId}${watching ? "?watch=1" : ""}`);
   document.getElementById("conn").textContent = t("conn.connecting");
-  socket.onopen = () => {
-    retry = 0;
+  game.socket.onopen = () => {
+    game.retry = 0;
     document.getElementById("conn").textContent = t("conn.connected");
-    if (!watching) socket.send(JSON.stringify(hello()));
+    if (!watching) game.socket.send(JSON.stringify(hello()));
   };
-  socket.onmessage = (event) => receive(JSON.parse(event.data));
-  socket.onclose = (event) => {
+  game.socket.onmessage = (event) => receive(JSON.parse(event.data));
+  game.socket.onclose = (event) => {
     if (event.code === 4410) {  // a table this version can no longer rebuild: do not retry
       document.getElementById("conn").textContent = t("conn.broken");
       return;
     }
     if (event.code === 4409) {  // another tab of this browser has the seat now
       document.getElementById("conn").textContent = t("conn.elsewhere");
-      showNotice(t(`closed.${closedFor || "replaced"}`), closedFor !== "revoked");
+      showNotice(t(`closed.${game.closedFor || "replaced"}`), game.closedFor !== "revoked");
       return;
     }
     if (event.code === 4403 || event.code === 4404 || event.code === 4400) {  // a bad link: do not retry
@@ -64,15 +83,15 @@ function connect() {
       return;
     }
     document.getElementById("conn").textContent = t("conn.reconnecting");
-    retry = Math.min(retry + 1, 6);
-    setTimeout(connect, 250 * 2 ** retry);
+    game.retry = Math.min(game.retry + 1, 6);
+    setTimeout(connect, 250 * 2 ** game.retry);
   };
 }
 
 function send(action) {
   hideError();
-  if (!socket || socket.readyState !== WebSocket.OPEN) { showError(t("err.not_connected")); return; }
-  socket.send(JSON.stringify({ type: "action", action }));
+  if (!game.socket || game.socket.readyState !== WebSocket.OPEN) { showError(t("err.not_connected")); return; }
+  game.socket.send(JSON.stringify({ type: "action", action }));
 }
 
 function showError(message) {
@@ -94,19 +113,28 @@ function showNotice(text, canReturn) {
 function receive(message) {
   if (message.type === "error") {
     showError(refusalText(message));
-    if (!state) document.getElementById("status").textContent = refusalText(message);
+    if (!game.state) document.getElementById("status").textContent = refusalText(message);
     if (message.code === "seat-claimed") showNotice(t("notice.claimed"), false);
     if (message.code === "seat-link") showNotice(t("notice.no_seat"), false);
     if (message.code === "one-seat") import("/static/invite.js").then((invite) => invite.showLinkOfAnother(message, { tableId }));
     return;
   }
-  if (message.type === "closed") { closedFor = message.reason; return; }
-  if (message.type === "chat") { chatLines.push(message); chatLines = chatLines.slice(-50); renderChat(); return; }
-  if (message.type === "chat-log") { chatLines = message.messages; renderChat(); return; }
+  if (message.type === "closed") { game.closedFor = message.reason; return; }
+  if (message.type === "chat") {
+    game.chatLines.push(message);
+    game.chatLines = game.chatLines.slice(-50);
+    renderChat();
+    // A new line while the menu is closed: the menu button says so.
+    if (!document.getElementById("menu").open && game.state && message.seat !== game.state.view.seat) {
+      document.getElementById("btn-menu").classList.add("unread");
+    }
+    return;
+  }
+  if (message.type === "chat-log") { game.chatLines = message.messages; renderChat(); return; }
   if (message.type === "presence") {
-    if (!state) return;
-    message.seats.forEach((here, i) => Object.assign(state.table.seats[i], here));
-    state.table.watchers = message.watchers;
+    if (!game.state) return;
+    message.seats.forEach((here, i) => Object.assign(game.state.table.seats[i], here));
+    game.state.table.watchers = message.watchers;
     renderWatchers();
     renderSeats(); renderInvites(); renderAway(); tick();
     return;
@@ -114,35 +142,60 @@ function receive(message) {
   if (message.type === "hint") { showHint(message); return; }
   if (message.type === "why") { showWhy(message.legal ? t("why.legal") : refusalText(message)); return; }
   if (message.type !== "view") return;
-  const before = state;
-  state = message;
+  const before = game.state;
+  game.state = message;
   if (token && !before && !watching) {
     // The link has done its work: this browser's key opens the seat from now on, and the
     // address bar shows no reusable link.
-    seatNumber = String(state.view.seat);
-    history.replaceState(null, "", `/t/${tableId}?seat=${seatNumber}`);
+    game.seatNumber = String(game.state.view.seat);
+    history.replaceState(null, "", `/t/${tableId}?seat=${game.seatNumber}`);
   }
   yourTurn(before);
-  const hand = state.view.hand;
-  if (hinted && hinted.seq !== state.table.seq) clearHint();
-  if (whySeq !== null && whySeq !== state.table.seq) hideWhy();  // said of a position gone by
-  if (before && before.table.seq !== state.table.seq) deepChoice = null;
-  fresh = freshCards(before, state);
+  const hand = game.state.view.hand;
+  if ((game.hinted && game.hinted.seq !== game.state.table.seq) ||
+      (game.hintAsked !== null && game.hintAsked !== game.state.table.seq)) clearHint();  // asked of a position gone by
+  if (game.whySeq !== null && game.whySeq !== game.state.table.seq) hideWhy();  // said of a position gone by
+  if (before && before.table.seq !== game.state.table.seq) game.deepChoice = null;
+  game.fresh = freshCards(before, game.state);
   // Keep the player's arrangement: cards still held stay in place, new ones go last.
   const left = [...hand];
   const kept = [];
-  for (const card of order) {
+  for (const card of game.order) {
     const i = left.indexOf(card);
     if (i >= 0) { kept.push(card); left.splice(i, 1); }
   }
   const changed = !before || before.view.hand.join() !== hand.join();
-  order = kept.concat(left);
-  if (!before) order = savedOrder(hand) || order;  // the arrangement survives a reload
-  if (changed) selected = new Set();
-  focus = Math.min(focus, Math.max(order.length - 1, 0));
+  game.order = kept.concat(left);
+  if (!before) game.order = savedOrder(hand) || game.order;  // the arrangement survives a reload
+  if (changed) game.selected = new Set();
+  game.focus = Math.min(game.focus, Math.max(game.order.length - 1, 0));
+  holdFinished(before);
   render();
   announce(before);
   summaries();
+}
+window.receive = receive;
+
+// A deal just over stays on the table (its last move, every hand laid out) until its
+// summary is closed; the next deal is drawn then.
+function holdFinished(before) {
+  const v = game.state.view, last = v.last_deal;
+  if (!last || v.match_over || v.deal_number <= game.shownDeal + 1 || game.finished) return;
+  const old = before && before.view.deal_number === v.deal_number - 1 ? before : null;
+  const hands = last.hands;
+  game.finished = {
+    ...game.state,
+    finished: last,
+    view: {
+      ...v, deal_number: v.deal_number - 1, table: last.table || (old ? old.view.table : []),
+      pile: last.pile || [], pile_size: (last.pile || []).length, hand: hands[v.seat] || [],
+      hand_sizes: hands.map((h) => h.length), legal_actions: [], to_move: null, phase: "over",
+      history: old ? old.view.history : [], history_length: old ? old.view.history_length : 0,
+      events: old ? old.view.events : [], pile_draws: old ? old.view.pile_draws : [],
+      stock_size: old ? old.view.stock_size : 0, totals: v.totals, revealed: hands,
+    },
+    table: { ...game.state.table, undo: false, time_left: null },
+  };
 }
 
 // A table event (the stock turned over or refilled) shown for a moment over the table.
@@ -156,7 +209,7 @@ function banner(text) {
 
 // For screen readers: what the others did since the last message, in words.
 function announce(before) {
-  const v = state.view;
+  const v = game.state.view;
   if (!before || before.view.deal_number !== v.deal_number) return;
   const added = v.history_length - before.view.history_length;
   if (added <= 0) return;
@@ -172,10 +225,12 @@ function announce(before) {
 function freshCards(before, now) {
   const v = now.view, h = v.history;
   if (!before || !h.length) return [];
-  if (before.view.history_length === v.history_length && before.view.deal_number === v.deal_number) return fresh;
+  if (before.view.history_length === v.history_length && before.view.deal_number === v.deal_number) return game.fresh;
   const [seat, text] = h[h.length - 1];
   if (seat !== v.seat || text.startsWith("discard")) return [];  // the turn is over
-  if (!text.startsWith("draw")) return fresh.filter((c) => v.hand.includes(c));
+  if (!text.startsWith("draw")) return game.fresh.filter((c) => v.hand.includes(c));
+  // Back to this seat's draw (an undo): the cards that came back are not new.
+  if (v.history_length < before.view.history_length) return game.fresh.filter((c) => v.hand.includes(c));
   const left = [...before.view.hand];
   const gained = [];
   for (const card of v.hand) {
@@ -221,7 +276,7 @@ function slide(node, from) {
 
 // A face-down (or face-up) card that flies from one place to another and is gone.
 function ghost(card, from, to) {
-  const node = card ? cardEl(card, { small: true }) : backEl(true);
+  const node = card ? cardEl(card, { small: true }) : backEl({ small: true });
   node.classList.add("ghost");
   node.removeAttribute("data-card");
   Object.assign(node.style, { position: "fixed", left: `${from.left}px`, top: `${from.top}px`, margin: 0, zIndex: 50 });
@@ -234,7 +289,7 @@ function ghost(card, from, to) {
 
 function animate(before, old) {
   if (reduced || !old || !before.size) return;
-  const v = state.view, prev = old.view;
+  const v = game.shown.view, prev = old.view;
   if (prev.deal_number !== v.deal_number) return;
   const added = v.history_length - prev.history_length;
   if (added <= 0 || added > 4) return;
@@ -268,32 +323,39 @@ function animate(before, old) {
 
 function render() {
   const before = positions();
-  const old = rendered;
-  rendered = state;
+  const old = game.rendered;
+  game.shown = game.finished || game.state;
+  game.rendered = game.shown;
+  document.body.classList.toggle("deal-done", Boolean(game.finished));
   renderAll();
   keyCards();
   animate(before, old);
 }
 
-let rendered = null;  // the state the page shows now (for motion)
 
 function renderAll() {
-  const v = state.view, tb = state.table;
+  const v = game.shown.view, tb = game.shown.table;
   document.getElementById("rules").textContent = t("status.rules", { rules: tb.rules });
   document.getElementById("deal").textContent = t("status.deal", { n: v.deal_number });
   document.getElementById("status").textContent = statusText();
   renderSeats(); renderMiddle(); renderMelds(); renderHandCards(); renderButtons(); renderLog(); renderInvites();
-  renderAway(); startClock(); renderWatchers(); renderMutes();
+  renderAway(); startClock(); renderWatchers(); renderMutes(); renderLastLine();
+  requestAnimationFrame(fitTable);
 }
 
 // How many are watching, and the link that lets anyone watch (the public view only).
 function renderWatchers() {
-  const n = state.table.watchers || 0;
+  const n = game.state.table.watchers || 0;
   document.getElementById("watchers").textContent = watching ? t("watch.you", { n }) : n ? tn("n.watchers", n) : "";
 }
 
 function statusText() {
-  const v = state.view, tb = state.table;
+  const v = game.shown.view, tb = game.shown.table;
+  if (game.finished) {
+    const last = game.finished.finished.last;
+    const said = last ? " " + phrase(last[1], null, last[0] === v.seat ? "you" : "other", nameOf(last[0])) : "";
+    return t("deal.over", { n: v.deal_number }) + "." + said;
+  }
   if (tb.status === "waiting") {
     const missing = tb.seats.filter((s) => !s.joined).map((s) => s.name);
     return t("status.waiting", { names: missing.join(", ") });
@@ -317,19 +379,23 @@ function statusText() {
 // The others sit across the table in the order they play after you (the next player
 // first); your own seat sits with your hand.
 function renderSeats() {
-  const v = state.view, tb = state.table, box = document.getElementById("seats");
+  const v = game.shown.view, tb = game.shown.table, box = document.getElementById("seats");
   const me = document.getElementById("me");
   box.replaceChildren();
   me.replaceChildren();
   const n = tb.seats.length;
-  const order = tb.seats.map((_, i) => i).sort((a, b) => ((a - v.seat + n) % n) - ((b - v.seat + n) % n));
+  const around = tb.seats.map((_, i) => i).sort((a, b) => ((a - v.seat + n) % n) - ((b - v.seat + n) % n));
   const lines = logLines();
-  for (const i of order) {
+  for (const i of around) {
     const seat = tb.seats[i];
     let last = "";
     for (let k = lines.length - 1; k >= 0; k--) if (lines[k].seat === i) { last = lines[k].short; break; }
     const fan = el("div", { class: "fan", "aria-hidden": "true" });
-    if (i !== v.seat) for (let k = 0; k < Math.min(v.hand_sizes[i], 14); k++) fan.append(backEl(true));
+    if (v.revealed) {  // the deal is over: every hand face up
+      fan.classList.add("open");
+      fan.removeAttribute("aria-hidden");
+      for (const card of v.revealed[i]) fan.append(cardEl(card, { small: true }));
+    } else if (i !== v.seat) for (let k = 0; k < Math.min(v.hand_sizes[i], 14); k++) fan.append(backEl({ small: true }));
     else fan.classList.add("hidden");
     const facts = [];
     if (tb.opening) facts.push(v.opened[i] ? t("seat.opened") : t("seat.not_opened", { n: tb.opening }));
@@ -358,8 +424,8 @@ function presenceDot(seat) {
 // When it becomes this person's turn: the tab's title says so, and a short tone sounds
 // if they asked for it.
 function yourTurn(before) {
-  const v = state.view;
-  const mine = v.to_move === v.seat && !v.match_over && state.table.status === "playing";
+  const v = game.state.view;
+  const mine = v.to_move === v.seat && !v.match_over && game.state.table.status === "playing";
   document.title = (mine ? t("title.your_turn") + " · " : "") + t("title.table");
   const was = before && before.view.to_move === before.view.seat && !before.view.match_over && before.table.status === "playing";
   if (mine && !was && localStorage.getItem("rummykit.sound") === "on") beep();
@@ -392,7 +458,7 @@ function renderInvites() {
   if (!links || !dialog.open) return;
   const body = document.getElementById("invites-body");
   body.replaceChildren();
-  state.table.seats.forEach((seat, i) => {
+  game.state.table.seats.forEach((seat, i) => {
     if (seat.kind !== "person") return;
     const status = seat.connected ? "invites.here" : seat.claimed ? "invites.claimed" : "invites.unclaimed";
     const url = links[i] ? new URL(links[i], window.location.href).href : "";
@@ -422,29 +488,28 @@ async function newLink(seat) {
 
 // The table's chat: each line as text (never markup); a person muted on this browser is
 // not shown.
-let chatLines = [];
 function mutedSeats() {
   try { return new Set(JSON.parse(localStorage.getItem(`rummykit.muted.${tableId}`)) || []); } catch (e) { return new Set(); }
 }
 function renderChat() {
   const box = document.getElementById("chat");
   const muted = mutedSeats();
-  box.replaceChildren(...chatLines.filter((line) => !muted.has(line.seat)).map((line) =>
+  box.replaceChildren(...game.chatLines.filter((line) => !muted.has(line.seat)).map((line) =>
     el("div", { class: "chat-line", "data-seat": line.seat }, el("strong", { text: line.name + ": " }), el("span", { text: line.text }))));
   box.scrollTop = box.scrollHeight;
   renderMutes();
 }
 function renderMutes() {
-  if (!state) return;
+  if (!game.state) return;
   // Chat is for tables with more than one person; a spectator reads it.
-  const people = state.table.seats.filter((seat) => seat.kind === "person").length;
+  const people = game.state.table.seats.filter((seat) => seat.kind === "person").length;
   document.getElementById("chat-panel").classList.toggle("hidden", people < 2);
   document.getElementById("chat-form").classList.toggle("hidden", watching);
   const muted = mutedSeats();
   const box = document.getElementById("mutes");
   box.replaceChildren();
-  state.table.seats.forEach((seat, i) => {
-    if (seat.kind !== "person" || i === state.view.seat) return;
+  game.state.table.seats.forEach((seat, i) => {
+    if (seat.kind !== "person" || i === game.state.view.seat) return;
     box.append(el("button", { type: "button", class: "secondary small-button mute", "data-seat": i, "aria-pressed": muted.has(i) ? "true" : "false",
       onclick: () => {
         const now = mutedSeats();
@@ -456,16 +521,15 @@ function renderMutes() {
 }
 
 // The clock of the person to move: the seconds the server gave, counted down here.
-let clockEnd = null;
 function startClock() {
-  const left = state.table.time_left;
-  clockEnd = left === null || left === undefined ? null : performance.now() + left * 1000;
+  const left = game.state.table.time_left;
+  game.clockEnd = left === null || left === undefined ? null : performance.now() + left * 1000;
   tick();
 }
 function tick() {
   const node = document.querySelector(".seat .clock");
-  if (!node || clockEnd === null) return;
-  const seconds = Math.max(0, Math.ceil((clockEnd - performance.now()) / 1000));
+  if (!node || game.clockEnd === null) return;
+  const seconds = Math.max(0, Math.ceil((game.clockEnd - performance.now()) / 1000));
   node.textContent = t("clock.left", { s: seconds });
   node.classList.toggle("short", seconds <= 10);
 }
@@ -473,9 +537,9 @@ setInterval(tick, 500);
 
 // Someone left: the others choose between the computer in that seat and ending the match.
 function renderLeft() {
-  const tb = state.table, box = document.getElementById("left-box");
+  const tb = game.state.table, box = document.getElementById("left-box");
   const leaver = tb.left && tb.left.length ? tb.left[tb.left.length - 1] : null;
-  const me = state.view.seat;
+  const me = game.state.view.seat;
   if (watching || leaver === null || leaver === me || tb.status !== "playing" || tb.seats[me].away) { box.classList.add("hidden"); return; }
   const mine = (tb.votes || {})[String(me)];
   document.getElementById("left-text").textContent = t("left.ask", { name: nameOf(leaver), level: levelName(tb.standin) }) +
@@ -487,44 +551,44 @@ function renderLeft() {
 function renderAway() {
   renderLeft();
   if (watching) return;
-  const me = state.table.seats[state.view.seat];
-  const playing = state.table.status === "playing" && !state.view.match_over;
+  const me = game.state.table.seats[game.state.view.seat];
+  const playing = game.state.table.status === "playing" && !game.state.view.match_over;
   document.getElementById("btn-away").classList.toggle("hidden", !playing || me.standin);
   const box = document.getElementById("standin");
   if (playing && me.standin) {
-    document.getElementById("standin-text").textContent = t(me.away ? "standin.handed" : "standin.timeout", { level: levelName(state.table.standin) });
+    document.getElementById("standin-text").textContent = t(me.away ? "standin.handed" : "standin.timeout", { level: levelName(game.state.table.standin) });
     box.classList.remove("hidden");
   } else box.classList.add("hidden");
 }
 
 function message(body) {
-  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(body));
+  if (game.socket && game.socket.readyState === WebSocket.OPEN) game.socket.send(JSON.stringify(body));
 }
 
-function canDo(text) { return legal().includes(text); }
+function canDo(text) { return !game.finished && legal().includes(text); }
 
 function renderMiddle() {
-  const v = state.view;
+  const v = game.shown.view;
   const stock = document.getElementById("stock");
   stock.replaceChildren();
   const stockCard = backEl();
-  stockCard.append(el("span", { text: String(v.stock_size) }));
+  stockCard.append(el("span", { class: "count", text: String(v.stock_size) }));
   if (canDo("draw stock")) { stockCard.classList.add("clickable"); stockCard.title = t("stock.title"); stockCard.onclick = () => send("draw stock"); }
   stockCard.setAttribute("aria-label", t("stock.aria", { cards: tn("n.cards", v.stock_size) }));
   focusable(stockCard, canDo("draw stock"));
-  if (hinted && hinted.action === "draw stock") stockCard.classList.add("hinted");
+  if (game.hinted && game.hinted.action === "draw stock") stockCard.classList.add("hinted");
   stock.append(stockCard);
   const pile = document.getElementById("pile");
   pile.replaceChildren();
   if (!v.pile.length) pile.append(el("span", { class: "muted", text: t("pile.empty") }));
   const spread = v.pile.length > 1;  // rummy500: the whole pile is shown
   // A card twice on the pile (two decks) is taken from its upper place, as the engine does.
-  const deepAt = deepChoice === null ? -1 : v.pile.lastIndexOf(deepChoice);
+  const deepAt = game.deepChoice === null ? -1 : v.pile.lastIndexOf(game.deepChoice);
   v.pile.forEach((card, i) => {
     const node = cardEl(card, { small: spread && i < v.pile.length - 1 });
     const top = i === v.pile.length - 1;
     const action = top ? "draw pile" : `draw pile ${card}`;
-    if (hinted && hinted.action === action) node.classList.add("hinted");
+    if (game.hinted && game.hinted.action === action) node.classList.add("hinted");
     if (deepAt >= 0 && i >= deepAt) node.classList.add("taking");
     const usable = canDo(action) && (top || v.pile.lastIndexOf(card) === i);
     focusable(node, usable);
@@ -534,8 +598,8 @@ function renderMiddle() {
       // A card below the top takes every card above it too: the first click says so and
       // marks them, the second takes them.
       node.onclick = top ? () => send(action) : () => {
-        if (deepChoice === card) { deepChoice = null; send(action); return; }
-        deepChoice = card;
+        if (game.deepChoice === card) { game.deepChoice = null; send(action); return; }
+        game.deepChoice = card;
         renderMiddle();
         keyCards();
         document.querySelectorAll("#pile .card")[i]?.focus();  // for a second Enter
@@ -545,48 +609,38 @@ function renderMiddle() {
   });
   // Said beside the pile, where the eyes are (a live region that stays on the page).
   document.getElementById("pile-note").textContent = deepAt < 0 ? "" :
-    t("pile.confirm_deep", { card: cardText(deepChoice), more: tn("n.cards", v.pile.length - 1 - deepAt) });
+    t("pile.confirm_deep", { card: cardText(game.deepChoice), more: tn("n.cards", v.pile.length - 1 - deepAt) });
   if (v.pile_size > v.pile.length) pile.prepend(el("span", { class: "muted", text: t("pile.more", { n: v.pile_size - v.pile.length }) + " " }));
 }
 
 function renderMelds() {
-  const v = state.view, box = document.getElementById("melds");
+  const v = game.shown.view, box = document.getElementById("melds");
   box.replaceChildren();
   if (!v.table.length) { box.append(el("span", { class: "muted", text: t("meld.none") })); return; }
-  const cards = selectedCards();
-  const owners = [...new Set(v.table.map((m) => m.owner))];
-  for (const owner of owners) {
-    box.append(el("div", { class: "owner", text: t("meld.owner", { name: nameOf(owner) }) }));
-    const row = el("div");
-    for (const meld of v.table.filter((m) => m.owner === owner)) {
-      const node = el("span", { class: "meld", "data-meld": meld.number,
-        "aria-label": t("meld.aria", { n: meld.number, name: nameOf(meld.owner), cards: meld.cards.map(cardName).join(", ") }) },
-        el("span", { class: "num", text: meld.number, "aria-hidden": "true" }));
-      meld.cards.forEach((c, k) => {
-        const card = cardEl(c, { small: true });
-        if (c === "JK" && meld.represents[k] && meld.represents[k] !== "JK") {  // the card the joker stands for, in sight
-          card.title = t("meld.joker", { card: cardName(meld.represents[k]) });
-          card.setAttribute("aria-label", card.title);
-          card.append(el("span", { class: "stands", text: "=" + cardText(meld.represents[k]) }));
-        }
-        const by = meld.laid_by[k];
-        if (by !== undefined && by !== meld.owner) {  // a lay-off by someone else: whose
-          card.append(el("span", { class: "by", text: initials(nameOf(by)), title: t("meld.laid_by", { name: nameOf(by) }) }));
-          card.setAttribute("aria-label", `${card.getAttribute("aria-label")}, ${t("meld.laid_by", { name: nameOf(by) })}`);
-        }
-        node.append(card);
-      });
-      const options = layoffOptions(cards, meld.number);
-      if (options.length) {
-        node.classList.add("target");
-        node.title = t("meld.target");
-        node.onclick = () => choose(options);
-      }
-      focusable(node, options.length > 0);
-      row.append(node);
+  const cards = game.finished ? [] : selectedCards();
+  const names = game.shown.table.seats.map((seat) => seat.name);
+  box.append(...meldGroups(v.table, names, (meld) => {
+    const node = meldEl(meld, { names });
+    const options = layoffOptions(cards, meld.number);
+    if (options.length) {
+      node.classList.add("target");
+      node.title = t("meld.target");
+      node.onclick = () => choose(options);
+    } else {
+      node.title = t("meld.open");
+      node.onclick = () => openMeld(meld, names);
     }
-    box.append(row);
-  }
+    focusable(node, true);
+    return node;
+  }));
+}
+
+// A meld at full size in a dialog, to read it when the table is crowded.
+function openMeld(meld, names) {
+  const dialog = document.getElementById("meld-view");
+  document.getElementById("meld-view-title").textContent = t("meld.aria", { n: meld.number, name: names[meld.owner], cards: "" }).replace(/[:\s]+$/, "");
+  document.getElementById("meld-view-body").replaceChildren(meldEl(meld, { names }));
+  if (!dialog.open) dialog.showModal();
 }
 
 // "master bot · thinks 0.3 s a move": a bot's level, and its thinking time where set.
@@ -612,9 +666,7 @@ function focusable(node, active) {
   });
 }
 
-function initials(name) {
-  return [...name.trim()].slice(0, 2).join("");
-}
+
 
 function layoffOptions(cards, number) {
   if (cards.length !== 1) return [];
@@ -625,22 +677,68 @@ function meldOptions(cards) {
   return legal().filter((a) => a.startsWith("meld ") && sameCards(a.split(" ").slice(1), cards));
 }
 
+// Several ways to play the same cards (a joker's place, a meld's end): the page asks which,
+// in words.
 function choose(options) {
   const box = document.getElementById("choices");
   box.replaceChildren();
   if (options.length === 1) { send(options[0]); return; }
-  for (const option of options) box.append(el("button", { type: "button", class: "secondary", onclick: () => { box.replaceChildren(); send(option); } }, option));
+  for (const option of options) {
+    const words = phrase(option, null, "do");
+    box.append(el("button", { type: "button", class: "secondary", "data-action": option,
+      onclick: () => { box.replaceChildren(); send(option); } }, words.charAt(0).toUpperCase() + words.slice(1)));
+  }
+}
+
+// An action the page will not play as it stands: why not, as the buttons say it (the page
+// knows whose turn it is; the engine's own refusal is asked of the server).
+function refuse(action) {
+  const v = game.state.view;
+  if (game.state.table.status !== "playing" || v.match_over) return showWhy(statusText());
+  if (v.to_move !== v.seat) return showWhy(t("why.not_turn", { name: nameOf(v.to_move) }));
+  if (game.socket && game.socket.readyState === WebSocket.OPEN) game.socket.send(JSON.stringify({ type: "why", action }));
+}
+
+// A card of the hand put down somewhere: on the pile it is discarded, on a meld laid off,
+// on the table melded with the other selected cards, in the hand moved there. What the
+// rules refuse is explained, and nothing changes.
+function dropped(i, target) {
+  if (!target || game.finished || !game.state) return;
+  const card = game.order[i];
+  if (target.kind === "hand") {
+    move(i, target.index < 0 ? game.order.length - 1 : target.index);
+    return;
+  }
+  if (watching) return;
+  if (target.kind === "pile") {
+    if (canDo(`discard ${card}`)) { hideWhy(); send(`discard ${card}`); } else refuse(`discard ${card}`);
+    return;
+  }
+  if (target.kind === "meld") {
+    const options = layoffOptions([card], target.number);
+    if (options.length) { hideWhy(); choose(options); } else refuse(`layoff ${card} ${target.number}`);
+    return;
+  }
+  if (target.kind === "table") {
+    if (!game.selected.has(i)) game.selected.add(i);
+    const cards = selectedCards();
+    const options = meldOptions(cards);
+    if (options.length) { hideWhy(); choose(options); return; }
+    if (cards.length < 3) { renderHand(); renderButtons(); return showWhy(t("why.select_meld")); }
+    refuse(`meld ${cards.join(" ")}`);
+    renderHand(); renderButtons();
+  }
 }
 
 // The player's own order of the hand, kept in this browser for the current deal only.
-function orderKey() { return `rummykit/order/${tableId}/${state.view.seat}`; }
+function orderKey() { return `rummykit/game.order/${tableId}/${game.state.view.seat}`; }
 function saveOrder() {
-  try { localStorage.setItem(orderKey(), JSON.stringify({ deal: state.view.deal_number, order })); } catch (e) { /* storage off: order lives in the page */ }
+  try { localStorage.setItem(orderKey(), JSON.stringify({ deal: game.state.view.deal_number, order: game.order })); } catch (e) { /* storage off: the order lives in the page */ }
 }
 function savedOrder(hand) {
   try {
     const saved = JSON.parse(localStorage.getItem(orderKey()) || "null");
-    if (!saved || saved.deal !== state.view.deal_number) return null;
+    if (!saved || saved.deal !== game.state.view.deal_number) return null;
     if ([...saved.order].sort().join() !== [...hand].sort().join()) return null;
     return saved.order;
   } catch (e) { return null; }
@@ -653,39 +751,46 @@ function renderHand() {
 
 function renderHandCards() {
   const box = document.getElementById("hand");
-  saveOrder();
   box.replaceChildren();
-  order.forEach((card, i) => {
+  if (game.finished) {  // the finished deal: what was left in this hand
+    for (const card of game.finished.view.hand) box.append(cardEl(card));
+    fitRow(box);
+    return;
+  }
+  saveOrder();
+  game.order.forEach((card, i) => {
     const node = cardEl(card);
     node.classList.add("clickable");
     node.setAttribute("role", "button");
     node.setAttribute("tabindex", "-1");
-    node.setAttribute("aria-pressed", selected.has(i) ? "true" : "false");
-    node.draggable = true;
-    if (selected.has(i)) node.classList.add("selected");
-    if (fresh.includes(card) && order.indexOf(card) === i) { node.classList.add("new"); node.setAttribute("aria-label", t("card.new", { card: cardName(card) })); }
-    if (hinted && hintCards().includes(card)) node.classList.add("hinted");
-    if (i === focus && document.body.classList.contains("keyboard")) node.classList.add("focus");
-    node.onclick = () => { toggle(i); };
-    node.ondragstart = (e) => { e.dataTransfer.setData("text/plain", String(i)); };
-    node.ondragover = (e) => e.preventDefault();
-    node.ondrop = (e) => { e.preventDefault(); move(Number(e.dataTransfer.getData("text/plain")), i); };
+    node.setAttribute("aria-pressed", game.selected.has(i) ? "true" : "false");
+    if (game.selected.has(i)) node.classList.add("selected");
+    if (game.fresh.includes(card) && game.order.indexOf(card) === i) {
+      node.classList.add("new");
+      node.setAttribute("aria-label", t("card.new", { card: cardName(card) }));
+      node.append(el("span", { class: "new-badge", "aria-hidden": "true", text: t("card.new_badge") }));
+    }
+    if (game.hinted && hintCards().includes(card)) node.classList.add("hinted");
+    if (i === game.focus && document.body.classList.contains("keyboard")) node.classList.add("focus");
+    node.onclick = (event) => { if (!node.dataset.dragged) toggle(i); delete node.dataset.dragged; event.preventDefault(); };
+    node.addEventListener("pointerdown", (event) => startDrag(event, node, i, dropped));
     box.append(node);
   });
+  fitRow(box);
 }
 
 function move(from, to) {
   if (from === to || Number.isNaN(from)) return;
   const picked = selectedCards();
-  const [card] = order.splice(from, 1);
-  order.splice(to, 0, card);
-  selected = new Set(picked.map((c) => order.indexOf(c)).filter((i) => i >= 0));
+  const [card] = game.order.splice(from, 1);
+  game.order.splice(to, 0, card);
+  game.selected = new Set(picked.map((c) => game.order.indexOf(c)).filter((i) => i >= 0));
   renderHand();
 }
 
 function toggle(i) {
-  if (selected.has(i)) selected.delete(i); else selected.add(i);
-  focus = i;
+  if (game.selected.has(i)) game.selected.delete(i); else game.selected.add(i);
+  game.focus = i;
   document.getElementById("choices").replaceChildren();
   renderHand(); renderButtons(); renderMelds(); keyCards();
 }
@@ -711,64 +816,63 @@ function renderButtons() {
   const end = document.getElementById("btn-end");
   end.classList.toggle("hidden", !canDo("end"));
   set("btn-end", canDo("end"), () => send("end"));
-  const mine = state.view.to_move === state.view.seat && !state.view.match_over;
-  set("btn-hint", mine && state.table.status === "playing", askHint);
-  set("btn-undo", Boolean(state.table.undo), () => socket.send(JSON.stringify({ type: "undo" })));
+  const mine = game.shown.view.to_move === game.shown.view.seat && !game.shown.view.match_over;
+  set("btn-hint", mine && game.shown.table.status === "playing", askHint);
+  set("btn-undo", Boolean(game.shown.table.undo), () => game.socket.send(JSON.stringify({ type: "undo" })));
 }
 
 // Why a button cannot be used now: said here where the page knows (nothing selected), else
 // the engine's own refusal of the action the button would play, asked of the server.
 function explain(id) {
-  const v = state.view, tb = state.table, cards = selectedCards();
-  if (state.table.status !== "playing" || v.match_over) return showWhy(statusText());
+  const v = game.state.view, tb = game.state.table, cards = selectedCards();
+  if (game.state.table.status !== "playing" || v.match_over) return showWhy(statusText());
   if (v.to_move !== v.seat) return showWhy(t("why.not_turn", { name: nameOf(v.to_move) }));
-  const ask = (action) => { socket.send(JSON.stringify({ type: "why", action })); };
   switch (id) {
-    case "btn-stock": return ask("draw stock");
-    case "btn-pile": return ask("draw pile");
-    case "btn-end": return ask("end");
+    case "btn-stock": return refuse("draw stock");
+    case "btn-pile": return refuse("draw pile");
+    case "btn-end": return refuse("end");
     case "btn-hint": return showWhy(t("why.hint_turn"));
     case "btn-undo":
       return showWhy(tb.seats.some((seat, i) => i !== v.seat && seat.kind === "person") ? t("why.undo_seen") : t("why.undo_nothing"));
     case "btn-meld":
       if (cards.length < 3) return showWhy(t("why.select_meld"));
-      return ask(`meld ${cards.join(" ")}`);
+      return refuse(`meld ${cards.join(" ")}`);
     case "btn-layoff":
       if (cards.length !== 1) return showWhy(t("why.select_layoff"));
       if (!v.table.length) return showWhy(t("why.no_melds"));
-      return ask(`layoff ${cards[0]} 1`);
+      return refuse(`layoff ${cards[0]} 1`);
     case "btn-discard":
       if (cards.length !== 1) return showWhy(t("why.select_discard"));
-      return ask(`discard ${cards[0]}`);
+      return refuse(`discard ${cards[0]}`);
   }
 }
 
-// The position a shown "why" was said of: it goes when the game moves on.
-let whySeq = null;
-// A pile card below the top clicked once (rummy500): the second click takes it.
-let deepChoice = null;
 function showWhy(message) {
   const box = document.getElementById("why");
   box.textContent = message;
   box.classList.remove("hidden");
-  whySeq = state ? state.table.seq : null;
+  game.whySeq = game.state ? game.state.table.seq : null;
 }
 function hideWhy() {
   document.getElementById("why").classList.add("hidden");
-  whySeq = null;
+  game.whySeq = null;
 }
 
 function askHint() {
-  if (!socket || socket.readyState !== WebSocket.OPEN) { showError(t("err.not_connected")); return; }
+  if (!game.socket || game.socket.readyState !== WebSocket.OPEN) { showError(t("err.not_connected")); return; }
   const box = document.getElementById("hint");
   box.textContent = t("hint.thinking");
   box.classList.remove("hidden");
-  socket.send(JSON.stringify({ type: "hint" }));
+  game.hintAsked = game.state.table.seq;
+  game.socket.send(JSON.stringify({ type: "hint" }));
 }
 
 function showHint(message) {
-  if (!state || message.seq !== state.table.seq) return;  // the game moved on meanwhile
-  hinted = message;
+  if (!game.state || message.seq !== game.state.table.seq || game.hintAsked !== message.seq) {  // the game moved on meanwhile
+    if (game.hintAsked !== null && game.state && game.hintAsked !== game.state.table.seq) clearHint();
+    return;
+  }
+  game.hinted = message;
   const box = document.getElementById("hint");
   // The reason in pieces, each translated: what to do, then why; what the search measured
   // goes on a quieter line of its own (it is for the curious).
@@ -789,14 +893,17 @@ function showHint(message) {
 }
 
 function clearHint() {
-  hinted = null;
-  document.getElementById("hint").classList.add("hidden");
+  game.hinted = null;
+  game.hintAsked = null;
+  const box = document.getElementById("hint");
+  box.classList.add("hidden");
+  delete box.dataset.action;
 }
 
 // The cards of the hand the hint names (none for a draw).
 function hintCards() {
-  if (!hinted) return [];
-  const words = hinted.action.split(" ");
+  if (!game.hinted) return [];
+  const words = game.hinted.action.split(" ");
   if (words[0] === "meld") return words.slice(1);
   if (words[0] === "layoff" || words[0] === "discard") return [words[1]];
   return [];
@@ -814,29 +921,9 @@ function reasonParams(params) {
   return out;
 }
 
-// An action in words, for the log ("you" or "other", with {name}) or as a thing to do
-// ("do"), with the cards a pile draw took (everyone saw them).
-function phrase(text, taken, who, name = "") {
-  const words = text.split(" ");
-  const cards = (list) => list.map(cardText).join(" ");
-  const say = (kind, params = {}) => t(`act.${who}.${kind}`, { name, ...params });
-  switch (words[0]) {
-    case "draw":
-      if (words[1] === "stock") return say("draw_stock");
-      if (taken && taken.length > 1) return say("take_more", { card: cardText(taken[0]), more: tn("n.cards", taken.length - 1) });
-      if (taken && taken.length) return say("take", { card: cardText(taken[0]) });
-      return words[2] ? say("take_deep", { card: cardText(words[2]) }) : say("take_top");
-    case "meld": return say("meld", { cards: cards(words.slice(1)) });
-    case "layoff": return say(words[3] === "low" ? "layoff_low" : "layoff", { card: cardText(words[1]), meld: words[2] });
-    case "discard": return say("discard", { card: cardText(words[1]) });
-    case "end": return say("end");
-    default: return text;
-  }
-}
-
 // The recent actions in words, oldest first, with the stock's turn-overs and refills.
 function logLines() {
-  const v = state.view, lines = [];
+  const v = game.state.view, lines = [];
   const first = v.history_length - v.history.length;
   const pileDraws = v.history.filter(([, text]) => text.startsWith("draw pile")).length;
   let k = v.pile_draws.length - pileDraws;
@@ -852,7 +939,7 @@ function logLines() {
 }
 
 function renderLog() {
-  const v = state.view, box = document.getElementById("log");
+  const v = game.shown.view, box = document.getElementById("log");
   box.replaceChildren();
   for (const line of logLines().slice(-40).reverse()) {
     box.append(el("div", { class: line.event ? "event" : "", text: line.what }));
@@ -875,16 +962,18 @@ function handTable(names, hands, points, totals, melded = null) {
   return table;
 }
 
+const FINISHED_MS = 1500;  // how long a finished deal shows before its summary
+
 function summaries() {
-  const v = state.view, tb = state.table;
+  const v = game.state.view, tb = game.state.table;
   const names = tb.seats.map((s) => s.name);
   const body = document.getElementById("summary-body");
   const dialog = document.getElementById("summary");
   const endedEarly = tb.ended_by !== null && tb.ended_by !== undefined;
-  if ((v.match_over || endedEarly) && !shownMatchEnd) {
-    shownMatchEnd = true;
+  if ((v.match_over || endedEarly) && !game.shownMatchEnd) {
+    game.shownMatchEnd = true;
     const result = v.match_over ? v.deal_result : null;
-    body.replaceChildren(el("h2", { text: endedEarly ? t("status.ended_left", { name: names[tb.ended_by] })
+    body.replaceChildren(el("h2", { id: "summary-title", text: endedEarly ? t("status.ended_left", { name: names[tb.ended_by] })
         : tb.abandoned ? t("status.abandoned")
         : v.match_winner === null ? t("match.tie") : t("match.winner", { name: names[v.match_winner] }) }),
       el("p", { class: "match-end", text: endedEarly ? t("match.ended_left", { name: names[tb.ended_by] })
@@ -907,17 +996,19 @@ function summaries() {
     if (!dialog.open) dialog.showModal();
     return;
   }
-  if (v.last_deal && v.deal_number > shownDeal + 1 && !v.match_over) {
-    shownDeal = v.deal_number - 1;
+  if (v.last_deal && v.deal_number > game.shownDeal + 1 && !v.match_over) {
+    game.shownDeal = v.deal_number - 1;
     const r = v.last_deal;
-    body.replaceChildren(el("h2", { text: t("deal.over", { n: v.deal_number - 1 }) }),
+    body.replaceChildren(el("h2", { id: "summary-title", text: t("deal.over", { n: v.deal_number - 1 }) }),
       el("p", { text: dealEndText(r, names) }),
       handTable(names, r.hands, r.points, v.totals, tb.last_melded), hintsLine(v.deal_number - 1));
-    if (!dialog.open) dialog.showModal();
+    // The last move and every hand are on the table first; then the summary comes.
+    clearTimeout(summaries.timer);
+    summaries.timer = setTimeout(() => { if (!dialog.open) dialog.showModal(); }, reduced ? 0 : FINISHED_MS);
   }
-  if (state.table.rematch && !watching) {
+  if (game.state.table.rematch && !watching) {
     const link = document.getElementById("rematch-link") || el("a", { id: "rematch-link" }, t("link.rematch"));
-    link.href = `${state.table.rematch}?seat=${state.view.seat}`;  // this browser keeps its seat
+    link.href = `${game.state.table.rematch}?seat=${game.state.view.seat}`;  // this browser keeps its seat
     if (!link.isConnected) body.append(el("p", {}, link));
   }
 }
@@ -930,7 +1021,7 @@ function dealEndText(result, names) {
 }
 
 function repetitionOf() {
-  const match = /repetition=(\d+)/.exec(state.table.rules);
+  const match = /repetition=(\d+)/.exec(game.state.table.rules);
   return match ? match[1] : "3";
 }
 
@@ -951,7 +1042,7 @@ function refusalText(message) {
 
 // Why the match ended, in words.
 function matchEndText() {
-  const v = state.view, tb = state.table;
+  const v = game.state.view, tb = game.state.table;
   const best = Math.max(...v.totals), leader = v.totals.indexOf(best);
   switch (v.match_end) {
     case "one-deal": return t("end.match.one-deal");
@@ -973,7 +1064,7 @@ function settlementText(names, pay) {
 
 // Every finished deal's points for each player, then the totals.
 function sheetTable() {
-  const v = state.view, names = state.table.seats.map((s) => s.name);
+  const v = game.state.view, names = game.state.table.seats.map((s) => s.name);
   const table = el("table", { class: "data sheet", id: "sheet-table" });
   table.append(el("tr", {}, el("th", { text: t("th.deal") }), ...names.map((n) => el("th", { text: n }))));
   v.sheet.forEach((points, i) => table.append(el("tr", {}, el("td", { text: String(i + 1) }), ...points.map((p) => el("td", { text: String(p) })))));
@@ -982,7 +1073,7 @@ function sheetTable() {
 }
 
 function showSheet() {
-  if (!state) return;
+  if (!game.state) return;
   const body = document.getElementById("sheet-body");
   body.replaceChildren(sheetNote(), sheetTable());
   const dialog = document.getElementById("sheet");
@@ -990,15 +1081,15 @@ function showSheet() {
 }
 
 function sheetNote() {
-  const v = state.view;
+  const v = game.state.view;
   return el("p", { class: "muted", text: !v.sheet.length ? t("sheet.empty") : v.match_over ? tn("sheet.over", v.sheet.length) : tn("sheet.after", v.sheet.length, { deal: v.deal_number }) });
 }
 
 // "Hints used: Anna 2": who asked for hints in a deal (nothing when nobody did).
 function hintsLine(deal) {
-  const counts = (state.table.hints || {})[String(deal)];
+  const counts = (game.state.table.hints || {})[String(deal)];
   if (!counts || !counts.some((n) => n)) return el("p", { class: "hints-used", text: t("hints.none") });
-  const names = state.table.seats.map((s) => s.name);
+  const names = game.state.table.seats.map((s) => s.name);
   return el("p", { class: "hints-used", text: t("hints.used", { list: names.map((n, i) => counts[i] ? `${n} ${counts[i]}` : null).filter(Boolean).join(", ") }) });
 }
 
@@ -1006,35 +1097,40 @@ async function rematch() {
   try {
     const answer = await api(`/api/tables/${tableId}/rematch`, {
       method: "POST", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(token ? { token, key } : { seat: Number(seatNumber), key }),
+      body: JSON.stringify(token ? { token, key } : { seat: Number(game.seatNumber), key }),
     });
     window.location.href = answer.link;
   } catch (err) { showError(err.message); }
 }
 
 function sortHand(bySuit) {
-  order.sort((a, b) => compareCards(a, b, bySuit));
-  selected = new Set();
+  game.order.sort((a, b) => compareCards(a, b, bySuit));
+  game.selected = new Set();
   renderHand(); renderButtons();
 }
 
 function onKey(event) {
-  if (!state || event.target.tagName === "INPUT") return;  // typing (an action, the chat)
+  if (!game.state || event.target.tagName === "INPUT") return;  // typing (an action, the chat)
+  // An open dialog (the menu, the score sheet, a summary) has the keys: Escape closes it
+  // (the browser does that), and no game key acts behind it.
+  if (document.querySelector("dialog[open]")) return;
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
   const key = event.key;
   const click = (id) => document.getElementById(id).click();
   document.body.classList.add("keyboard");
   if (event.shiftKey && (key === "ArrowRight" || key === "ArrowLeft")) {  // move the focused card
-    const to = key === "ArrowRight" ? Math.min(focus + 1, order.length - 1) : Math.max(focus - 1, 0);
-    move(focus, to); focus = to; renderHand();
+    const to = key === "ArrowRight" ? Math.min(game.focus + 1, game.order.length - 1) : Math.max(game.focus - 1, 0);
+    move(game.focus, to); game.focus = to; renderHand();
   }
-  else if (key === "ArrowRight") { focus = Math.min(focus + 1, order.length - 1); renderHand(); }
-  else if (key === "ArrowLeft") { focus = Math.max(focus - 1, 0); renderHand(); }
-  else if (key === " ") { event.preventDefault(); if (order.length) toggle(focus); }
+  else if (key === "ArrowRight") { game.focus = Math.min(game.focus + 1, game.order.length - 1); renderHand(); }
+  else if (key === "ArrowLeft") { game.focus = Math.max(game.focus - 1, 0); renderHand(); }
+  else if (key === " ") { event.preventDefault(); if (game.order.length) toggle(game.focus); }
   else if (key === "Escape") {
-    selected = new Set();
-    if (deepChoice !== null) { deepChoice = null; renderMiddle(); }
+    game.selected = new Set();
+    if (game.deepChoice !== null) { game.deepChoice = null; renderMiddle(); }
     renderHand(); renderButtons(); renderMelds(); keyCards();
   }
+  else if (game.finished) return;  // the deal is over: it is only shown
   else if (key === "s") click("btn-stock");
   else if (key === "p") click("btn-pile");
   else if (key === "m") click("btn-meld");
@@ -1044,7 +1140,7 @@ function onKey(event) {
   else if (key === "u") click("btn-undo");
   else if (key === "t") showSheet();
   else if (/^[1-9]$/.test(key)) { const options = layoffOptions(selectedCards(), Number(key)); if (options.length) choose(options); }
-  else if (key === "/") { event.preventDefault(); document.getElementById("command").focus(); }
+  else if (key === "/") { event.preventDefault(); showCommand(true); document.getElementById("command").focus(); }
   else return;
   event.preventDefault();
 }
@@ -1055,7 +1151,7 @@ document.getElementById("command-form").addEventListener("submit", (event) => {
   if (input.value.trim()) send(input.value.trim());
   input.value = "";
 });
-document.getElementById("btn-sheet").addEventListener("click", showSheet);
+document.getElementById("btn-sheet").addEventListener("click", () => { closeMenu(); showSheet(); });
 document.getElementById("btn-sound").addEventListener("click", () => {
   localStorage.setItem("rummykit.sound", localStorage.getItem("rummykit.sound") === "on" ? "off" : "on");
   renderSound();
@@ -1077,18 +1173,96 @@ document.getElementById("btn-watch-link").addEventListener("click", async () => 
   catch (e) { showWhy(t("watch.link", { url })); }
 });
 document.getElementById("btn-away").addEventListener("click", () => {
-  if (confirm(t("away.confirm", { level: levelName(state.table.standin) }))) message({ type: "away" });
+  if (confirm(t("away.confirm", { level: levelName(game.state.table.standin) }))) { closeMenu(); message({ type: "away" }); }
 });
 document.getElementById("btn-invites").addEventListener("click", () => {
-  document.getElementById("invites").showModal();
-  renderInvites();
+  closeMenu();
+  openInvites();
 });
 // Closing a deal's summary tells the table this person has read it: the bots wait for
 // everyone (a short while at most) before the next deal goes on.
+// Continue: the next deal is drawn at once (the dialog's close event comes a moment later).
+document.getElementById("summary-close").addEventListener("click", () => {
+  if (game.finished) { game.finished = null; if (game.state) render(); }
+});
 document.getElementById("summary").addEventListener("close", () => {
-  if (!watching && socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "seen" }));
+  if (!watching && game.socket && game.socket.readyState === WebSocket.OPEN) game.socket.send(JSON.stringify({ type: "seen" }));
+  if (game.finished) { game.finished = null; if (game.state) render(); }  // now the next deal
 });
 document.getElementById("sort-suit").addEventListener("click", () => sortHand(true));
 document.getElementById("sort-rank").addEventListener("click", () => sortHand(false));
 document.addEventListener("keydown", onKey);
+document.getElementById("btn-menu").addEventListener("click", openMenu);
+setting("opt-command", "rummykit.command", (on) => showCommand(on));
+setting("opt-four", "rummykit.four", () => { if (game.state) render(); });
+window.addEventListener("resize", () => requestAnimationFrame(fitTable));
 i18nReady.then(connect);
+
+// -- the menu over the table ------------------------------------------------------------
+// Everything that is not the game itself: the score sheet, the links, the settings, the
+// chat and the whole log.
+
+function openMenu() {
+  const menu = document.getElementById("menu");
+  if (!menu.open) menu.showModal();
+  document.getElementById("btn-menu").classList.remove("unread");
+  const log = document.getElementById("chat");
+  log.scrollTop = log.scrollHeight;
+}
+function closeMenu() {
+  const menu = document.getElementById("menu");
+  if (menu.open) menu.close();
+}
+
+// The seats' links, for the browser that made the table: the invite sheet where the page
+// has it, else the list of links.
+function openInvites() {
+  import("./invite.js")
+    .then((invite) => invite.openInvite({ tableId, seats: game.state ? game.state.table.seats : [] }))
+    .catch(() => {
+      document.getElementById("invites").showModal();
+      renderInvites();
+    });
+}
+
+// A switch of the settings, kept in this browser.
+function setting(id, storageKey, apply) {
+  const box = document.getElementById(id);
+  let on = false;
+  try { on = localStorage.getItem(storageKey) === "on"; } catch (e) { /* storage off */ }
+  box.checked = on;
+  apply(on);
+  box.addEventListener("change", () => {
+    try { localStorage.setItem(storageKey, box.checked ? "on" : "off"); } catch (e) { /* storage off */ }
+    apply(box.checked);
+  });
+}
+
+// The action box (notation, for those who like to type): behind the / key or the switch.
+function showCommand(on) {
+  const form = document.getElementById("command-form");
+  const always = document.getElementById("opt-command").checked;
+  form.classList.toggle("hidden", !on && !always);
+}
+document.getElementById("command").addEventListener("keydown", (event) => {
+  if (event.key === "Escape") { event.preventDefault(); showCommand(false); event.target.blur(); }
+});
+
+// The last thing that happened, always in sight on the table.
+function renderLastLine() {
+  const lines = logLines();
+  let last = lines.length ? lines[lines.length - 1].what : "";
+  const ended = game.finished && game.finished.finished.last;
+  if (ended) last = phrase(ended[1], null, ended[0] === game.state.view.seat ? "you" : "other", nameOf(ended[0]));
+  document.getElementById("last-line").textContent = last;
+}
+
+// After each render and on every resize: the hand's cards overlap to fit, the melds shrink
+// to fit the table.
+function fitTable() {
+  const hand = document.getElementById("hand");
+  if (hand) fitRow(hand);
+  fitRow(document.getElementById("pile"));
+  const melds = document.getElementById("melds-panel");
+  if (melds) fitMelds(melds);
+}
