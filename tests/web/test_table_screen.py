@@ -235,7 +235,9 @@ def test_a_crowded_table_still_fits(server: Server, pages: Pages, shot: Any) -> 
 
 
 def drag(page: Any, card: str, target: str) -> None:
-    """Picks ``card`` up from the hand with the mouse and lets it go over ``target``."""
+    """Picks ``card`` up from the hand with the mouse and lets it go over ``target`` (once
+    the cards have stopped sliding, as a person would aim)."""
+    page.wait_for_function("() => document.getAnimations().length === 0")
     source = page.locator(f'#hand .card[data-card="{card}"]').bounding_box()
     goal = page.locator(target).bounding_box()
     assert source is not None and goal is not None

@@ -104,7 +104,9 @@ export function fitMelds(box, sizes = [4.2, 3.8, 3.4, 3, 2.7, 2.4, 2.1, 1.9, 1.7
   return sizes[sizes.length - 1];
 }
 
-// A seat's name line: a dot for a person who is here, the name, what kind of player.
-export function seatName(text, dot = null) {
-  return el("div", { class: "name" }, dot, text);
+// A seat at the table: its name line (a dot for a person who is here), then what the page
+// says of it (its cards, score, last move); whose turn it is stands out.
+export function seatEl(i, { turn = false, label = null, dot = null, name = "" } = {}, ...children) {
+  return el("div", { class: "seat" + (turn ? " turn" : ""), "data-seat": i, "aria-label": label },
+    el("div", { class: "name" }, dot, name), ...children);
 }

@@ -1,7 +1,7 @@
 // The replay viewer: every action of a finished game, forward and back, all hands shown.
 // It draws the table with the same pieces as the table page (components.js) and says
 // each step in words (words.js).
-import { cardEl, meldEl, meldGroups, fitRow } from "./components.js";
+import { cardEl, meldEl, meldGroups, seatEl, fitRow } from "./components.js";
 import { phrase } from "./words.js";
 
 let data = null;
@@ -42,12 +42,10 @@ function render() {
   const hands = document.getElementById("hands");
   hands.replaceChildren();
   frame.hands.forEach((hand, i) => {
-    const row = el("div", { class: "seat" + (frame.to_move === i && !frame.result ? " turn" : ""), "data-seat": i },
-      el("div", { class: "name", text: frame.dealer === i ? t("replay.dealer", { name: data.players[i] }) : data.players[i] }));
     const cards = el("div", { class: "hand replay-hand" });
     for (const c of hand) cards.append(cardEl(c, { small: true }));
-    row.append(cards);
-    hands.append(row);
+    hands.append(seatEl(i, { turn: frame.to_move === i && !frame.result,
+      name: frame.dealer === i ? t("replay.dealer", { name: data.players[i] }) : data.players[i] }, cards));
   });
   const melds = document.getElementById("melds");
   melds.replaceChildren();

@@ -1,49 +1,13 @@
 // The table: one seat's view, live over a WebSocket. The server decides everything; this
-// page only shows the view it is sent and offers the legal actions that view lists.
-import { cardEl, backEl, meldEl, meldGroups, fitRow, fitMelds, initials } from "./components.js";
+// page only shows the view it is sent and offers the legal actions that view lists. This
+// module connects, receives and draws the table; table-state.js holds what the page
+// knows, table-menu.js the menu over the table, table-end.js the ends of deals.
+import { cardEl, backEl, meldEl, meldGroups, seatEl, fitRow, fitMelds } from "./components.js";
 import { phrase } from "./words.js";
 import { startDrag } from "./drag.js";
-
-const tableId = window.location.pathname.split("/").pop();
-const query = new URLSearchParams(window.location.search);
-const token = query.get("token") || "";
-const watching = query.has("watch");  // a spectator: the public view, no hand, no actions
-if (watching) document.body.classList.add("watching");
-const key = browserKey();
-
-// Everything this page knows, in one place: the last message from the server (`state`)
-// and what the player did with it here.
-const game = {
-  state: null,          // the last message from the server
-  shown: null,          // what the page draws: the state, or a finished deal held in view
-  finished: null,       // the deal just over, shown until its summary is closed
-  order: [],            // the hand in the order the player arranged it
-  selected: new Set(),  // indices into `order`
-  focus: 0,             // keyboard focus in the hand
-  socket: null,
-  retry: 0,
-  seatNumber: query.get("seat"),  // a seat this browser claimed (from "my tables")
-  closedFor: null,      // why the server closed this page's connection for another
-  shownDeal: 0,         // the deal whose summary was shown last
-  shownMatchEnd: false,
-  hinted: null,         // the last hint: {seq, action, reason}
-  hintAsked: null,      // the position a hint was asked for (a later one drops it)
-  fresh: [],            // cards of the hand that arrived with this seat's last draw
-  rendered: null,       // the state the page shows now (for motion)
-  chatLines: [],
-  clockEnd: null,
-  whySeq: null,         // the position a shown "why" was said of
-  deepChoice: null,     // a pile card below the top clicked once (rummy500)
-};
-// For the browser's console and the tests: the last message, the keyboard's place.
-Object.defineProperty(window, "state", { get: () => game.state, configurable: true });
-Object.defineProperty(window, "focus", { get: () => game.focus, configurable: true });
-window.tableId = tableId;
-
-function legal() { return (game.state && game.state.view.legal_actions) || []; }
-function selectedCards() { return [...game.selected].sort((a, b) => a - b).map((i) => game.order[i]); }
-function sameCards(a, b) { return a.length === b.length && [...a].sort().join() === [...b].sort().join(); }
-function nameOf(seat) { return game.state.table.seats[seat].name; }
+import { canDo, game, key, layoffOptions, legal, meldOptions, message, nameOf, refusalText, selectedCards, tableId, token, watching } from "./table-state.js";
+import { renderAway, renderChat, renderInvites, renderLog, renderMutes, renderWatchers, showCommand, yourTurn } from "./table-menu.js";
+import { holdFinished, showSheet, summaries } from "./table-end.js";
 
 // Who this page is, for the server: the seat's link (its token) or the seat this browser
 // claimed, with this browser's key. It is the connection's first message (the hello),
@@ -55,8 +19,7 @@ function hello() {
   return message;
 }
 
-
-function connect() {
+export function connect() {
   game.closedFor = null;
   document.getElementById("notice").classList.add("hidden");
   const scheme = window.location.protocol === "https:" ? "wss" : "ws";
@@ -88,17 +51,18 @@ function connect() {
   };
 }
 
-function send(action) {
+export function send(action) {
   hideError();
   if (!game.socket || game.socket.readyState !== WebSocket.OPEN) { showError(t("err.not_connected")); return; }
   game.socket.send(JSON.stringify({ type: "action", action }));
 }
 
-function showError(message) {
+export function showError(message) {
   const box = document.getElementById("error");
   box.textContent = message;
   box.classList.remove("hidden");
 }
+
 function hideError() { document.getElementById("error").classList.add("hidden"); }
 
 // A message over the whole table: this page no longer plays (another tab has the seat,
@@ -174,29 +138,8 @@ function receive(message) {
   announce(before);
   summaries();
 }
-window.receive = receive;
 
-// A deal just over stays on the table (its last move, every hand laid out) until its
-// summary is closed; the next deal is drawn then.
-function holdFinished(before) {
-  const v = game.state.view, last = v.last_deal;
-  if (!last || v.match_over || v.deal_number <= game.shownDeal + 1 || game.finished) return;
-  const old = before && before.view.deal_number === v.deal_number - 1 ? before : null;
-  const hands = last.hands;
-  game.finished = {
-    ...game.state,
-    finished: last,
-    view: {
-      ...v, deal_number: v.deal_number - 1, table: last.table || (old ? old.view.table : []),
-      pile: last.pile || [], pile_size: (last.pile || []).length, hand: hands[v.seat] || [],
-      hand_sizes: hands.map((h) => h.length), legal_actions: [], to_move: null, phase: "over",
-      history: old ? old.view.history : [], history_length: old ? old.view.history_length : 0,
-      events: old ? old.view.events : [], pile_draws: old ? old.view.pile_draws : [],
-      stock_size: old ? old.view.stock_size : 0, totals: v.totals, revealed: hands,
-    },
-    table: { ...game.state.table, undo: false, time_left: null },
-  };
-}
+window.receive = receive;
 
 // A table event (the stock turned over or refilled) shown for a moment over the table.
 function banner(text) {
@@ -240,16 +183,8 @@ function freshCards(before, now) {
   return gained;
 }
 
-// -- motion ---------------------------------------------------------------------------
-// Cards move as at a real table: every face-up card has a key (its name, and which copy
-// of it where two decks have twins); after each render a card that was on the page
-// slides from where it was, a card that comes into view slides from where it came from
-// (the stock, or the seat of the player who showed it), and a card that leaves view (an
-// opponent's draw) slides face down to that player's seat. Only the last few actions
-// move; the page's state never depends on the motion.
-
 const MOTION_MS = 380;
-const reduced = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+export const reduced = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 function keyCards() {
   const seen = new Map();
@@ -321,7 +256,7 @@ function animate(before, old) {
   }
 }
 
-function render() {
+export function render() {
   const before = positions();
   const old = game.rendered;
   game.shown = game.finished || game.state;
@@ -332,7 +267,6 @@ function render() {
   animate(before, old);
 }
 
-
 function renderAll() {
   const v = game.shown.view, tb = game.shown.table;
   document.getElementById("rules").textContent = t("status.rules", { rules: tb.rules });
@@ -341,12 +275,6 @@ function renderAll() {
   renderSeats(); renderMiddle(); renderMelds(); renderHandCards(); renderButtons(); renderLog(); renderInvites();
   renderAway(); startClock(); renderWatchers(); renderMutes(); renderLastLine();
   requestAnimationFrame(fitTable);
-}
-
-// How many are watching, and the link that lets anyone watch (the public view only).
-function renderWatchers() {
-  const n = game.state.table.watchers || 0;
-  document.getElementById("watchers").textContent = watching ? t("watch.you", { n }) : n ? tn("n.watchers", n) : "";
 }
 
 function statusText() {
@@ -391,18 +319,19 @@ function renderSeats() {
     let last = "";
     for (let k = lines.length - 1; k >= 0; k--) if (lines[k].seat === i) { last = lines[k].short; break; }
     const fan = el("div", { class: "fan", "aria-hidden": "true" });
-    if (v.revealed) {  // the deal is over: every hand face up
+    const revealed = v.revealed || v.revealed_hands;
+    if (revealed) {  // the deal is over: every hand face up
       fan.classList.add("open");
       fan.removeAttribute("aria-hidden");
-      for (const card of v.revealed[i]) fan.append(cardEl(card, { small: true }));
+      for (const card of revealed[i]) fan.append(cardEl(card, { small: true }));
     } else if (i !== v.seat) for (let k = 0; k < Math.min(v.hand_sizes[i], 14); k++) fan.append(backEl({ small: true }));
     else fan.classList.add("hidden");
     const facts = [];
     if (tb.opening) facts.push(v.opened[i] ? t("seat.opened") : t("seat.not_opened", { n: tb.opening }));
     if (tb.melded) facts.push(t("seat.melded", { n: tb.melded[i] }));
-    const node = el("div", { class: "seat" + (v.to_move === i && !v.match_over ? " turn" : ""), "data-seat": i,
-      "aria-label": t(v.to_move === i ? "seat.aria_moving" : "seat.aria", { name: seat.name, cards: tn("n.cards", v.hand_sizes[i]), score: v.totals[i] }) },
-      el("div", { class: "name" }, presenceDot(seat), (i === v.seat ? t("seat.you", { name: seat.name }) : seat.name) + (seat.kind === "bot" ? " · " + botText(seat.level) : "")),
+    const node = seatEl(i, { turn: v.to_move === i && !v.match_over,
+      label: t(v.to_move === i ? "seat.aria_moving" : "seat.aria", { name: seat.name, cards: tn("n.cards", v.hand_sizes[i]), score: v.totals[i] }),
+      dot: presenceDot(seat), name: (i === v.seat ? t("seat.you", { name: seat.name }) : seat.name) + (seat.kind === "bot" ? " · " + botText(seat.level) : "") },
       seat.standin ? el("div", { class: "standin", text: t(seat.away ? "seat.handed" : "seat.standin", { level: levelName(tb.standin) }) }) : null,
       v.to_move === i && tb.time_left !== null && tb.time_left !== undefined && !seat.standin ? el("div", { class: "clock", "data-seat": i }) : null,
       fan,
@@ -421,111 +350,13 @@ function presenceDot(seat) {
     "aria-label": t(here ? "presence.here" : "presence.away"), title: t(here ? "presence.here" : "presence.away") });
 }
 
-// When it becomes this person's turn: the tab's title says so, and a short tone sounds
-// if they asked for it.
-function yourTurn(before) {
-  const v = game.state.view;
-  const mine = v.to_move === v.seat && !v.match_over && game.state.table.status === "playing";
-  document.title = (mine ? t("title.your_turn") + " · " : "") + t("title.table");
-  const was = before && before.view.to_move === before.view.seat && !before.view.match_over && before.table.status === "playing";
-  if (mine && !was && localStorage.getItem("rummykit.sound") === "on") beep();
-}
-
-function beep() {
-  try {
-    const audio = new AudioContext(), tone = audio.createOscillator(), gain = audio.createGain();
-    tone.frequency.value = 660;
-    gain.gain.setValueAtTime(0.08, audio.currentTime);
-    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.25);
-    tone.connect(gain).connect(audio.destination);
-    tone.start(); tone.stop(audio.currentTime + 0.25);
-  } catch (e) { /* no sound on this device */ }
-}
-
-function renderSound() {
-  const on = localStorage.getItem("rummykit.sound") === "on";
-  const button = document.getElementById("btn-sound");
-  button.textContent = t(on ? "btn.sound_on" : "btn.sound_off");
-  button.setAttribute("aria-pressed", on ? "true" : "false");
-}
-
-// The browser that made the table sees each seat's link and whether it was claimed, and
-// can give a seat whose person is not here a new link.
-function renderInvites() {
-  const links = createdLinks(tableId);
-  document.getElementById("btn-invites").classList.toggle("hidden", !links);
-  const dialog = document.getElementById("invites");
-  if (!links || !dialog.open) return;
-  const body = document.getElementById("invites-body");
-  body.replaceChildren();
-  game.state.table.seats.forEach((seat, i) => {
-    if (seat.kind !== "person") return;
-    const status = seat.connected ? "invites.here" : seat.claimed ? "invites.claimed" : "invites.unclaimed";
-    const url = links[i] ? new URL(links[i], window.location.href).href : "";
-    const field = el("input", { readonly: true, value: url, class: "invite-link", "aria-label": t("invites.link", { name: seat.name }) });
-    const copy = el("button", { type: "button", class: "secondary copy", onclick: async () => {
-      field.select();
-      try { await navigator.clipboard.writeText(url); copy.textContent = t("invites.copied"); } catch (e) { document.execCommand("copy"); }
-    } }, t("invites.copy"));
-    const renew = el("button", { type: "button", class: "secondary renew", disabled: seat.connected && seat.claimed,
-      title: seat.connected && seat.claimed ? t("invites.in_use") : "", onclick: () => newLink(i) }, t("invites.new"));
-    body.append(el("div", { class: "invite-row", "data-seat": i },
-      el("strong", { text: seat.name }), " ", el("span", { class: "muted invite-status", text: t(status) }),
-      el("div", {}, field, " ", copy, " ", renew)));
-  });
-}
-
-async function newLink(seat) {
-  try {
-    const answer = await api(`/api/tables/${tableId}/seats/${seat}/link`, {
-      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ key }) });
-    const links = createdLinks(tableId) || {};
-    links[seat] = answer.link;
-    saveCreated(tableId, links);
-    renderInvites();
-  } catch (err) { showError(refusalText({ message: err.message, code: err.code, params: err.params })); }
-}
-
-// The table's chat: each line as text (never markup); a person muted on this browser is
-// not shown.
-function mutedSeats() {
-  try { return new Set(JSON.parse(localStorage.getItem(`rummykit.muted.${tableId}`)) || []); } catch (e) { return new Set(); }
-}
-function renderChat() {
-  const box = document.getElementById("chat");
-  const muted = mutedSeats();
-  box.replaceChildren(...game.chatLines.filter((line) => !muted.has(line.seat)).map((line) =>
-    el("div", { class: "chat-line", "data-seat": line.seat }, el("strong", { text: line.name + ": " }), el("span", { text: line.text }))));
-  box.scrollTop = box.scrollHeight;
-  renderMutes();
-}
-function renderMutes() {
-  if (!game.state) return;
-  // Chat is for tables with more than one person; a spectator reads it.
-  const people = game.state.table.seats.filter((seat) => seat.kind === "person").length;
-  document.getElementById("chat-panel").classList.toggle("hidden", people < 2);
-  document.getElementById("chat-form").classList.toggle("hidden", watching);
-  const muted = mutedSeats();
-  const box = document.getElementById("mutes");
-  box.replaceChildren();
-  game.state.table.seats.forEach((seat, i) => {
-    if (seat.kind !== "person" || i === game.state.view.seat) return;
-    box.append(el("button", { type: "button", class: "secondary small-button mute", "data-seat": i, "aria-pressed": muted.has(i) ? "true" : "false",
-      onclick: () => {
-        const now = mutedSeats();
-        if (now.has(i)) now.delete(i); else now.add(i);
-        localStorage.setItem(`rummykit.muted.${tableId}`, JSON.stringify([...now]));
-        renderChat();
-      } }, t(muted.has(i) ? "chat.unmute" : "chat.mute", { name: seat.name })), " ");
-  });
-}
-
 // The clock of the person to move: the seconds the server gave, counted down here.
 function startClock() {
   const left = game.state.table.time_left;
   game.clockEnd = left === null || left === undefined ? null : performance.now() + left * 1000;
   tick();
 }
+
 function tick() {
   const node = document.querySelector(".seat .clock");
   if (!node || game.clockEnd === null) return;
@@ -533,39 +364,8 @@ function tick() {
   node.textContent = t("clock.left", { s: seconds });
   node.classList.toggle("short", seconds <= 10);
 }
+
 setInterval(tick, 500);
-
-// Someone left: the others choose between the computer in that seat and ending the match.
-function renderLeft() {
-  const tb = game.state.table, box = document.getElementById("left-box");
-  const leaver = tb.left && tb.left.length ? tb.left[tb.left.length - 1] : null;
-  const me = game.state.view.seat;
-  if (watching || leaver === null || leaver === me || tb.status !== "playing" || tb.seats[me].away) { box.classList.add("hidden"); return; }
-  const mine = (tb.votes || {})[String(me)];
-  document.getElementById("left-text").textContent = t("left.ask", { name: nameOf(leaver), level: levelName(tb.standin) }) +
-    (mine === undefined ? "" : " " + t(mine ? "left.chose_end" : "left.chose_keep"));
-  box.classList.remove("hidden");
-}
-
-// The stand-in: this person can hand their seat over and leave, and take it back.
-function renderAway() {
-  renderLeft();
-  if (watching) return;
-  const me = game.state.table.seats[game.state.view.seat];
-  const playing = game.state.table.status === "playing" && !game.state.view.match_over;
-  document.getElementById("btn-away").classList.toggle("hidden", !playing || me.standin);
-  const box = document.getElementById("standin");
-  if (playing && me.standin) {
-    document.getElementById("standin-text").textContent = t(me.away ? "standin.handed" : "standin.timeout", { level: levelName(game.state.table.standin) });
-    box.classList.remove("hidden");
-  } else box.classList.add("hidden");
-}
-
-function message(body) {
-  if (game.socket && game.socket.readyState === WebSocket.OPEN) game.socket.send(JSON.stringify(body));
-}
-
-function canDo(text) { return !game.finished && legal().includes(text); }
 
 function renderMiddle() {
   const v = game.shown.view;
@@ -666,20 +466,9 @@ function focusable(node, active) {
   });
 }
 
-
-
-function layoffOptions(cards, number) {
-  if (cards.length !== 1) return [];
-  return legal().filter((a) => a === `layoff ${cards[0]} ${number}` || a === `layoff ${cards[0]} ${number} low`);
-}
-
-function meldOptions(cards) {
-  return legal().filter((a) => a.startsWith("meld ") && sameCards(a.split(" ").slice(1), cards));
-}
-
 // Several ways to play the same cards (a joker's place, a meld's end): the page asks which,
 // in words.
-function choose(options) {
+export function choose(options) {
   const box = document.getElementById("choices");
   box.replaceChildren();
   if (options.length === 1) { send(options[0]); return; }
@@ -731,10 +520,12 @@ function dropped(i, target) {
 }
 
 // The player's own order of the hand, kept in this browser for the current deal only.
-function orderKey() { return `rummykit/game.order/${tableId}/${game.state.view.seat}`; }
+function orderKey() { return `rummykit/order/${tableId}/${game.state.view.seat}`; }
+
 function saveOrder() {
   try { localStorage.setItem(orderKey(), JSON.stringify({ deal: game.state.view.deal_number, order: game.order })); } catch (e) { /* storage off: the order lives in the page */ }
 }
+
 function savedOrder(hand) {
   try {
     const saved = JSON.parse(localStorage.getItem(orderKey()) || "null");
@@ -779,7 +570,7 @@ function renderHandCards() {
   fitRow(box);
 }
 
-function move(from, to) {
+export function move(from, to) {
   if (from === to || Number.isNaN(from)) return;
   const picked = selectedCards();
   const [card] = game.order.splice(from, 1);
@@ -788,7 +579,7 @@ function move(from, to) {
   renderHand();
 }
 
-function toggle(i) {
+export function toggle(i) {
   if (game.selected.has(i)) game.selected.delete(i); else game.selected.add(i);
   game.focus = i;
   document.getElementById("choices").replaceChildren();
@@ -847,12 +638,13 @@ function explain(id) {
   }
 }
 
-function showWhy(message) {
+export function showWhy(message) {
   const box = document.getElementById("why");
   box.textContent = message;
   box.classList.remove("hidden");
   game.whySeq = game.state ? game.state.table.seq : null;
 }
+
 function hideWhy() {
   document.getElementById("why").classList.add("hidden");
   game.whySeq = null;
@@ -922,7 +714,7 @@ function reasonParams(params) {
 }
 
 // The recent actions in words, oldest first, with the stock's turn-overs and refills.
-function logLines() {
+export function logLines() {
   const v = game.state.view, lines = [];
   const first = v.history_length - v.history.length;
   const pileDraws = v.history.filter(([, text]) => text.startsWith("draw pile")).length;
@@ -936,171 +728,6 @@ function logLines() {
       short: phrase(text, taken, "short") });
   });
   return lines;
-}
-
-function renderLog() {
-  const v = game.shown.view, box = document.getElementById("log");
-  box.replaceChildren();
-  for (const line of logLines().slice(-40).reverse()) {
-    box.append(el("div", { class: line.event ? "event" : "", text: line.what }));
-  }
-}
-
-// Where melded cards score (rummy500), ``melded`` gives each seat's melded points: the
-// deal's points are those less the cards left in hand, and the table shows both.
-function handTable(names, hands, points, totals, melded = null) {
-  const table = el("table", { class: "data hands" });
-  const heads = [t("th.player"), t("th.hand"), ...(melded ? [t("th.melded")] : []), t("th.points"), t("th.total")];
-  table.append(el("tr", {}, ...heads.map((text) => el("th", { text }))));
-  names.forEach((name, i) => {
-    const cell = el("td");
-    for (const c of hands[i]) cell.append(cardEl(c, { small: true }));
-    if (!hands[i].length) cell.append("–");
-    const laid = melded ? [el("td", { text: melded[i] })] : [];
-    table.append(el("tr", {}, el("td", { text: name }), cell, ...laid, el("td", { text: points[i] }), el("td", { text: totals[i] })));
-  });
-  return table;
-}
-
-const FINISHED_MS = 1500;  // how long a finished deal shows before its summary
-
-function summaries() {
-  const v = game.state.view, tb = game.state.table;
-  const names = tb.seats.map((s) => s.name);
-  const body = document.getElementById("summary-body");
-  const dialog = document.getElementById("summary");
-  const endedEarly = tb.ended_by !== null && tb.ended_by !== undefined;
-  if ((v.match_over || endedEarly) && !game.shownMatchEnd) {
-    game.shownMatchEnd = true;
-    const result = v.match_over ? v.deal_result : null;
-    body.replaceChildren(el("h2", { id: "summary-title", text: endedEarly ? t("status.ended_left", { name: names[tb.ended_by] })
-        : tb.abandoned ? t("status.abandoned")
-        : v.match_winner === null ? t("match.tie") : t("match.winner", { name: names[v.match_winner] }) }),
-      el("p", { class: "match-end", text: endedEarly ? t("match.ended_left", { name: names[tb.ended_by] })
-        : tb.abandoned ? t("match.abandoned") : matchEndText() }));
-    if (result) {
-      body.append(el("p", { text: dealEndText(result, names) }));
-      body.append(handTable(names, v.revealed_hands, result.points, v.totals, tb.melded), hintsLine(v.deal_number));
-    }
-    if (tb.settlement) body.append(el("p", { class: "settlement", text: settlementText(names, tb.settlement) }));
-    body.append(sheetTable());
-    // A finished match's record and replay are open to whoever has the table's link:
-    // these links hold no secret.
-    const record = `/api/tables/${tableId}/record`;
-    const replay = `/replay?table=${tableId}`;
-    if (!watching) {  // the record and the rematch are the players'
-      body.append(el("p", {}, el("a", { href: record, download: `rummykit-${tableId}.json`, id: "download" }, t("link.download")), " · ",
-        el("a", { href: replay, id: "watch" }, t("link.replay"))));
-      body.append(el("p", {}, el("button", { type: "button", id: "rematch", onclick: rematch }, t("btn.rematch"))));
-    }
-    if (!dialog.open) dialog.showModal();
-    return;
-  }
-  if (v.last_deal && v.deal_number > game.shownDeal + 1 && !v.match_over) {
-    game.shownDeal = v.deal_number - 1;
-    const r = v.last_deal;
-    body.replaceChildren(el("h2", { id: "summary-title", text: t("deal.over", { n: v.deal_number - 1 }) }),
-      el("p", { text: dealEndText(r, names) }),
-      handTable(names, r.hands, r.points, v.totals, tb.last_melded), hintsLine(v.deal_number - 1));
-    // The last move and every hand are on the table first; then the summary comes.
-    clearTimeout(summaries.timer);
-    summaries.timer = setTimeout(() => { if (!dialog.open) dialog.showModal(); }, reduced ? 0 : FINISHED_MS);
-  }
-  if (game.state.table.rematch && !watching) {
-    const link = document.getElementById("rematch-link") || el("a", { id: "rematch-link" }, t("link.rematch"));
-    link.href = `${game.state.table.rematch}?seat=${game.state.view.seat}`;  // this browser keeps its seat
-    if (!link.isConnected) body.append(el("p", {}, link));
-  }
-}
-
-// How a deal ended: who went out (with a rummy), or why nobody did.
-function dealEndText(result, names) {
-  if (result.winner !== null) return t(result.rummy ? "deal.rummy" : "deal.out", { name: names[result.winner] });
-  const why = result.end ? t(`end.deal.${result.end}`, { repetition: repetitionOf() }) : t("end.deal.none");
-  return t("deal.nobody", { why });
-}
-
-function repetitionOf() {
-  const match = /repetition=(\d+)/.exec(game.state.table.rules);
-  return match ? match[1] : "3";
-}
-
-// A refusal in the page's language: from its code and params where the catalog has the
-// code, else the server's own words.
-function refusalText(message) {
-  if (!message.code || !has(`refusal.${message.code}`)) return message.message;
-  const params = {};
-  for (const [name, value] of Object.entries(message.params || {})) {
-    if (name === "card" && typeof value === "string") params[name] = cardText(value);
-    else if (name === "cards" && typeof value === "string") params[name] = value.split(" ").map(cardText).join(" ");
-    else if (name === "player" || name === "name") params[name] = typeof value === "number" ? nameOf(value) : value;
-    else params[name] = Array.isArray(value) ? value.join(" ") : value;
-  }
-  return t(`refusal.${message.code}`, params);
-}
-
-
-// Why the match ended, in words.
-function matchEndText() {
-  const v = game.state.view, tb = game.state.table;
-  const best = Math.max(...v.totals), leader = v.totals.indexOf(best);
-  switch (v.match_end) {
-    case "one-deal": return t("end.match.one-deal");
-    case "target": return t("end.match.target", { target: tb.target, name: nameOf(leader), points: best });
-    case "dealt-once": return t("end.match.dealt-once");
-    case "deals": return t("end.match.deals", { n: v.sheet.length });
-    case "elimination": return t("end.match.elimination");
-    default: return "";
-  }
-}
-
-// 500 Rum: the winner collects from each opponent the difference of their totals.
-function settlementText(names, pay) {
-  const winner = pay.findIndex((p) => p > 0);
-  const payers = names.map((n, i) => (pay[i] < 0 ? t("settlement.pays", { name: n, n: -pay[i] }) : null)).filter(Boolean);
-  if (winner < 0) return t("settlement.none");
-  return t("settlement.text", { name: names[winner], n: pay[winner], payers: payers.join(", ") });
-}
-
-// Every finished deal's points for each player, then the totals.
-function sheetTable() {
-  const v = game.state.view, names = game.state.table.seats.map((s) => s.name);
-  const table = el("table", { class: "data sheet", id: "sheet-table" });
-  table.append(el("tr", {}, el("th", { text: t("th.deal") }), ...names.map((n) => el("th", { text: n }))));
-  v.sheet.forEach((points, i) => table.append(el("tr", {}, el("td", { text: String(i + 1) }), ...points.map((p) => el("td", { text: String(p) })))));
-  table.append(el("tr", { class: "total" }, el("td", { text: t("th.total") }), ...v.totals.map((p) => el("td", { text: String(p) }))));
-  return table;
-}
-
-function showSheet() {
-  if (!game.state) return;
-  const body = document.getElementById("sheet-body");
-  body.replaceChildren(sheetNote(), sheetTable());
-  const dialog = document.getElementById("sheet");
-  if (!dialog.open) dialog.showModal();
-}
-
-function sheetNote() {
-  const v = game.state.view;
-  return el("p", { class: "muted", text: !v.sheet.length ? t("sheet.empty") : v.match_over ? tn("sheet.over", v.sheet.length) : tn("sheet.after", v.sheet.length, { deal: v.deal_number }) });
-}
-
-// "Hints used: Anna 2": who asked for hints in a deal (nothing when nobody did).
-function hintsLine(deal) {
-  const counts = (game.state.table.hints || {})[String(deal)];
-  if (!counts || !counts.some((n) => n)) return el("p", { class: "hints-used", text: t("hints.none") });
-  const names = game.state.table.seats.map((s) => s.name);
-  return el("p", { class: "hints-used", text: t("hints.used", { list: names.map((n, i) => counts[i] ? `${n} ${counts[i]}` : null).filter(Boolean).join(", ") }) });
-}
-
-async function rematch() {
-  try {
-    const answer = await api(`/api/tables/${tableId}/rematch`, {
-      method: "POST", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(token ? { token, key } : { seat: Number(game.seatNumber), key }),
-    });
-    window.location.href = answer.link;
-  } catch (err) { showError(err.message); }
 }
 
 function sortHand(bySuit) {
@@ -1145,108 +772,13 @@ function onKey(event) {
   event.preventDefault();
 }
 
-document.getElementById("command-form").addEventListener("submit", (event) => {
-  event.preventDefault();
-  const input = document.getElementById("command");
-  if (input.value.trim()) send(input.value.trim());
-  input.value = "";
-});
-document.getElementById("btn-sheet").addEventListener("click", () => { closeMenu(); showSheet(); });
-document.getElementById("btn-sound").addEventListener("click", () => {
-  localStorage.setItem("rummykit.sound", localStorage.getItem("rummykit.sound") === "on" ? "off" : "on");
-  renderSound();
-});
-i18nReady.then(renderSound);
-document.getElementById("btn-back").addEventListener("click", () => message({ type: "back" }));
-document.getElementById("btn-keep").addEventListener("click", () => message({ type: "vote", end: false }));
-document.getElementById("btn-end-match").addEventListener("click", () => message({ type: "vote", end: true }));
-document.getElementById("chat-form").addEventListener("submit", (event) => {
-  event.preventDefault();
-  const input = document.getElementById("chat-text");
-  if (input.value.trim()) message({ type: "chat", text: input.value.trim() });
-  input.value = "";
-});
-document.getElementById("btn-watch-link").addEventListener("click", async () => {
-  const url = new URL(`/t/${tableId}?watch=1`, window.location.href).href;
-  const button = document.getElementById("btn-watch-link");
-  try { await navigator.clipboard.writeText(url); button.textContent = t("invites.copied"); }
-  catch (e) { showWhy(t("watch.link", { url })); }
-});
-document.getElementById("btn-away").addEventListener("click", () => {
-  if (confirm(t("away.confirm", { level: levelName(game.state.table.standin) }))) { closeMenu(); message({ type: "away" }); }
-});
-document.getElementById("btn-invites").addEventListener("click", () => {
-  closeMenu();
-  openInvites();
-});
-// Closing a deal's summary tells the table this person has read it: the bots wait for
-// everyone (a short while at most) before the next deal goes on.
-// Continue: the next deal is drawn at once (the dialog's close event comes a moment later).
-document.getElementById("summary-close").addEventListener("click", () => {
-  if (game.finished) { game.finished = null; if (game.state) render(); }
-});
-document.getElementById("summary").addEventListener("close", () => {
-  if (!watching && game.socket && game.socket.readyState === WebSocket.OPEN) game.socket.send(JSON.stringify({ type: "seen" }));
-  if (game.finished) { game.finished = null; if (game.state) render(); }  // now the next deal
-});
 document.getElementById("sort-suit").addEventListener("click", () => sortHand(true));
 document.getElementById("sort-rank").addEventListener("click", () => sortHand(false));
 document.addEventListener("keydown", onKey);
-document.getElementById("btn-menu").addEventListener("click", openMenu);
-setting("opt-command", "rummykit.command", (on) => showCommand(on));
-setting("opt-four", "rummykit.four", () => { if (game.state) render(); });
+
 window.addEventListener("resize", () => requestAnimationFrame(fitTable));
+
 i18nReady.then(connect);
-
-// -- the menu over the table ------------------------------------------------------------
-// Everything that is not the game itself: the score sheet, the links, the settings, the
-// chat and the whole log.
-
-function openMenu() {
-  const menu = document.getElementById("menu");
-  if (!menu.open) menu.showModal();
-  document.getElementById("btn-menu").classList.remove("unread");
-  const log = document.getElementById("chat");
-  log.scrollTop = log.scrollHeight;
-}
-function closeMenu() {
-  const menu = document.getElementById("menu");
-  if (menu.open) menu.close();
-}
-
-// The seats' links, for the browser that made the table: the invite sheet where the page
-// has it, else the list of links.
-function openInvites() {
-  import("./invite.js")
-    .then((invite) => invite.openInvite({ tableId, seats: game.state ? game.state.table.seats : [] }))
-    .catch(() => {
-      document.getElementById("invites").showModal();
-      renderInvites();
-    });
-}
-
-// A switch of the settings, kept in this browser.
-function setting(id, storageKey, apply) {
-  const box = document.getElementById(id);
-  let on = false;
-  try { on = localStorage.getItem(storageKey) === "on"; } catch (e) { /* storage off */ }
-  box.checked = on;
-  apply(on);
-  box.addEventListener("change", () => {
-    try { localStorage.setItem(storageKey, box.checked ? "on" : "off"); } catch (e) { /* storage off */ }
-    apply(box.checked);
-  });
-}
-
-// The action box (notation, for those who like to type): behind the / key or the switch.
-function showCommand(on) {
-  const form = document.getElementById("command-form");
-  const always = document.getElementById("opt-command").checked;
-  form.classList.toggle("hidden", !on && !always);
-}
-document.getElementById("command").addEventListener("keydown", (event) => {
-  if (event.key === "Escape") { event.preventDefault(); showCommand(false); event.target.blur(); }
-});
 
 // The last thing that happened, always in sight on the table.
 function renderLastLine() {
