@@ -473,3 +473,36 @@ def test_the_view_of_a_new_deal_holds_the_last_deals_table() -> None:
         assert last["table"] == [m.to_json() for m in view(done, seat).table]
         assert last["last"] == [done.moves[-1][0], str(done.moves[-1][1])]
         assert last["hands"] == view(done, seat).to_json()["revealed_hands"]
+
+
+def test_a_finger_taps_to_select_and_drags_to_discard(server: Server, pages: Pages) -> None:
+    """On a touch screen at phone size: a tap selects a card, and a card dragged with a
+    finger (touch events, as a phone sends them) to the pile is discarded."""
+    table = server.table([person("Ann"), bot("Bob")], rules="classic", seed=8)
+    page = open_seat(pages, server, table["seats"][0]["link"],
+                     viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    wait_turn(page)
+    before = seq(page)
+    page.tap("#btn-stock")
+    heard_back(page, before)
+    first = hand(page)[0]
+    page.tap(f'#hand .card[data-card="{first}"]')
+    assert page.get_attribute(f'#hand .card[data-card="{first}"]', "aria-pressed") == "true"
+    page.tap(f'#hand .card[data-card="{first}"]')
+    card = next(a.split()[1] for a in legal(page) if a.startswith("discard "))
+    page.wait_for_function("() => document.getAnimations().length === 0")
+    source = page.locator(f'#hand .card[data-card="{card}"]').bounding_box()
+    goal = page.locator("#pile-box").bounding_box()
+    assert source is not None and goal is not None
+    x, y = source["x"] + 6, source["y"] + source["height"] / 2
+    to_x, to_y = goal["x"] + goal["width"] / 2, goal["y"] + goal["height"] / 2
+    cdp = page.context.new_cdp_session(page)
+    before = seq(page)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    for step in range(1, 8):
+        point = {"x": x + (to_x - x) * step / 7, "y": y + (to_y - y) * step / 7}
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [point]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    heard_back(page, before)
+    assert js(page, "state.view.pile[state.view.pile.length - 1]") == card
+    assert card not in hand(page)
