@@ -569,7 +569,9 @@ def test_two_people_play_through_an_invite_link(server: Server, pages: Pages) ->
     assert host.inner_text("#summary-body") == guest.inner_text("#summary-body")
 
     host.click("#rematch")
-    host.wait_for_function("() => state && state.table.status === 'waiting'")
+    # (the rematch is a new page: its modules define the state once they have loaded)
+    host.wait_for_function("() => typeof state !== 'undefined' && state"
+                           " && state.table.status === 'waiting'")
     rematch = guest.locator("#rematch-link")
     rematch.wait_for()
     guest.click("#rematch-link")
