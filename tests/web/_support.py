@@ -102,7 +102,8 @@ def served(workdir: Path, *options: str) -> Iterator[int]:
             deadline = time.monotonic() + 60
             while time.monotonic() < deadline and server.poll() is None:
                 try:
-                    if httpx.get(f"http://127.0.0.1:{port}/api/presets", timeout=2).is_success:
+                    answer = httpx.get(f"http://127.0.0.1:{port}/api/presets", timeout=2)
+                    if answer.status_code < 500:  # (a refusal answers too: a host check)
                         break
                 except httpx.HTTPError:
                     time.sleep(0.1)

@@ -11,10 +11,8 @@ with friends" and "What the server will not do").
 
 from __future__ import annotations
 
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -24,7 +22,7 @@ import pytest
 
 from rummykit.server.workers import allowed_hosts
 
-from ._support import person
+from ._support import person, served
 
 TWO = [person("Ann"), person("Bob")]
 
@@ -32,30 +30,8 @@ TWO = [person("Ann"), person("Bob")]
 @contextmanager
 def serving(tmp_path: Path, *options: str) -> Iterator[str]:
     """``rummykit serve`` with ``options`` in a subprocess: its base URL."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    log = (tmp_path / "server.log").open("wb")
-    server = subprocess.Popen(
-        [sys.executable, "-m", "rummykit.cli", "serve", "--port", str(port), "--db",
-         f"sqlite:///{tmp_path / 'rummykit.db'}", *options],
-        stdout=log, stderr=subprocess.STDOUT, cwd=tmp_path)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(f"{url}/api/presets", timeout=2).status_code < 500:
-                    break
-            except httpx.HTTPError:
-                if time.monotonic() > deadline or server.poll() is not None:
-                    raise
-                time.sleep(0.1)
-        yield url
-    finally:
-        server.terminate()
-        server.wait(10)
-        log.close()
+    with served(tmp_path, *options) as port:
+        yield f"http://127.0.0.1:{port}"
 
 
 def tables_made(url: str, forwarded: list[str]) -> list[int]:
