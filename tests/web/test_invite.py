@@ -194,6 +194,10 @@ def test_the_maker_lands_at_the_table_with_the_invite_sheet(
     visible = mistake.locator("main button:visible, main a:visible")
     assert visible.all_inner_texts() == ["Copy Ben's link", "Back to my seat"]
     assert mistake.locator("main :text('Ben\\'s link: send it to Ben')").count() == 1
+    # Said once: the header does not repeat it, and offers no menu of a seat it lacks.
+    assert "seat at this table already" not in mistake.inner_text("body")
+    assert mistake.locator("#btn-menu").is_hidden()
+    assert mistake.inner_text("#status") == ""  # (no "Connecting..." left standing)
     assert mistake.locator("#hand .card").count() == 0
     screen.locator("button.copy").click()
     screen.locator("button.copy", has_text="Copied").wait_for()

@@ -12,6 +12,7 @@ export const key = browserKey();
 // and what the player did with it here.
 export const game = {
   state: null,          // the last message from the server
+  oneSeat: false,       // refused: this browser has another seat here (its own screen)
   shown: null,          // what the page draws: the state, or a finished deal held in view
   finished: null,       // the deal just over, shown until its summary is closed
   order: [],            // the hand in the order the player arranged it

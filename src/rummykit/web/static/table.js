@@ -42,7 +42,7 @@ export function connect() {
       return;
     }
     if (event.code === 4403 || event.code === 4404 || event.code === 4400) {  // a bad link: do not retry
-      document.getElementById("conn").textContent = t("conn.bad_link");
+      document.getElementById("conn").textContent = game.oneSeat ? "" : t("conn.bad_link");
       return;
     }
     document.getElementById("conn").textContent = t("conn.reconnecting");
@@ -76,11 +76,19 @@ function showNotice(text, canReturn) {
 
 function receive(message) {
   if (message.type === "error") {
+    if (message.code === "one-seat") {
+      // Said once, on its own screen: whose link this is and what to do (the header
+      // repeats nothing, and the menu of a seat this page does not have is not offered).
+      game.oneSeat = true;
+      document.getElementById("btn-menu").classList.add("hidden");
+      document.getElementById("status").textContent = "";
+      import("/static/invite.js").then((invite) => invite.showLinkOfAnother(message, { tableId }));
+      return;
+    }
     showError(refusalText(message));
     if (!game.state) document.getElementById("status").textContent = refusalText(message);
     if (message.code === "seat-claimed") showNotice(t("notice.claimed"), false);
     if (message.code === "seat-link") showNotice(t("notice.no_seat"), false);
-    if (message.code === "one-seat") import("/static/invite.js").then((invite) => invite.showLinkOfAnother(message, { tableId }));
     return;
   }
   if (message.type === "closed") { game.closedFor = message.reason; return; }
