@@ -346,3 +346,25 @@ def test_a_match_people_play_to_its_end_is_not_abandoned(db_url: str) -> None:
     with Session(create_engine(db_url)) as session:
         game = session.scalars(select(GameRow)).one()
         assert game.finished and not game.abandoned and game.winner is not None
+
+
+def test_a_person_at_the_table_whose_time_ran_out_has_not_left(client: TestClient) -> None:
+    """The rule for an abandoned match, seat by seat: the stand-in plays every person's
+    seat AND each of them handed it over or is not connected. A person still at the table
+    whose turn ran out has not left."""
+    from rummykit.server.hub import Hub
+
+    table_id, _ = timed_table(client, timer=10)
+    table = client.app.state.hub.tables[table_id]  # type: ignore[attr-defined]
+
+    async def here(message: dict[str, Any]) -> None:  # a connection of seat 1
+        return None
+
+    table.standing = [True, True]
+    table.away = [True, False]
+    table.sockets = {1: {here}}
+    assert not Hub.nobody_played(table)  # Bob is here, only out of time
+    table.sockets = {}
+    assert Hub.nobody_played(table)  # Bob lost his connection too
+    table.standing = [True, False]
+    assert not Hub.nobody_played(table)  # Bob plays his own seat

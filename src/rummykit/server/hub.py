@@ -1330,10 +1330,11 @@ class Hub:
     @staticmethod
     def nobody_played(table: Table) -> bool:
         """Whether every person at ``table`` has left it: the stand-in plays each person's
-        seat (handed over, out of time or not connected). A match that ends so was decided
-        by the computer players alone, and is recorded as abandoned."""
-        return all(table.standing[s] for s in range(table.players)
-                   if table.kinds[s] == "person")
+        seat, and each has handed it over or is not connected (a person at the table whose
+        turn ran out has not left). A match that ends so was decided by the computer
+        players alone, and is recorded as abandoned."""
+        return all(table.standing[s] and (table.away[s] or not table.connected(s))
+                   for s in range(table.players) if table.kinds[s] == "person")
 
     def _save_finish(self, table: Table) -> None:
         store = Store(engine=self.engine)
