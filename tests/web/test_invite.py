@@ -119,6 +119,9 @@ def test_play_now_opens_a_table_against_the_computer_in_one_tap(
     assert [seat["kind"] for seat in table["seats"]] == ["person", "bot"]
     assert table["seats"][1]["level"] == "expert"
     assert page.locator("#invite-sheet").count() == 0  # nobody to invite
+    # Nobody typed a name: the seat is "You", said once (not "You (you)").
+    page.wait_for_selector("#me .seat")
+    assert "(you)" not in page.inner_text("#me .seat") and "You" in page.inner_text("#me .seat")
     # The last rules and level used are the next "Play now"'s.
     page.evaluate("""() => localStorage.setItem('rummykit.last',
         JSON.stringify({rules: 'one-deal', level: 'greedy', bots: 2}))""")

@@ -83,3 +83,9 @@ function compareCards(a, b, bySuit) {
   const ka = cardKey(a, bySuit), kb = cardKey(b, bySuit);
   return ka[0] - kb[0] || ka[1] - kb[1];
 }
+
+// A seat's name as its own person reads it: "Ann (you)", or just "You" where the person
+// kept the start page's default name, which already says so.
+function youLabel(name) {
+  return name === t("index.names").split(",")[0] ? name : t("seat.you", { name });
+}

@@ -209,7 +209,7 @@ async function showMine() {
   const list = document.getElementById("mine-list");
   list.replaceChildren();
   for (const table of answer.tables) {
-    const names = table.names.map((n, i) => i === table.seat ? t("seat.you", { name: n }) : n).join(", ");
+    const names = table.names.map((n, i) => i === table.seat ? youLabel(n) : n).join(", ");
     const what = table.your_turn ? t("mine.your_turn") : t(`mine.${table.status}`);
     list.append(el("li", {}, el("a", { href: `/t/${table.id}?seat=${table.seat}`, class: "mine-link" }, names),
       ` · ${table.rules} · `, el("span", { class: table.your_turn ? "your-turn" : "muted", text: what })));

@@ -339,7 +339,7 @@ function renderSeats() {
     if (tb.melded) facts.push(t("seat.melded", { n: tb.melded[i] }));
     const node = seatEl(i, { turn: v.to_move === i && !v.match_over,
       label: t(v.to_move === i ? "seat.aria_moving" : "seat.aria", { name: seat.name, cards: tn("n.cards", v.hand_sizes[i]), score: v.totals[i] }),
-      dot: presenceDot(seat), name: (i === v.seat ? t("seat.you", { name: seat.name }) : seat.name) + (seat.kind === "bot" ? " · " + botText(seat.level) : "") },
+      dot: presenceDot(seat), name: (i === v.seat ? youLabel(seat.name) : seat.name) + (seat.kind === "bot" ? " · " + botText(seat.level) : "") },
       seat.standin ? el("div", { class: "standin", text: t(seat.away ? "seat.handed" : "seat.standin", { level: levelName(tb.standin) }) }) : null,
       v.to_move === i && tb.time_left !== null && tb.time_left !== undefined && !seat.standin ? el("div", { class: "clock", "data-seat": i }) : null,
       fan,
