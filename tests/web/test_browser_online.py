@@ -126,9 +126,9 @@ def test_the_maker_of_a_table_manages_its_links_and_my_tables_finds_the_seat(
     bob = pages.new()
     bob.goto(bob_link)
     ready(bob)
-    ann.click("#btn-menu")  # the links are in the table's menu
+    ann.click("#btn-menu")  # the links are in the table's menu: the invite sheet
     ann.click("#btn-invites")
-    row = ann.locator('#invites-body .invite-row[data-seat="1"]')
+    row = ann.locator('#invite-sheet .invite-row[data-seat="1"]')
     row.locator(".invite-status", has_text="at the table").wait_for()
     assert row.locator("input").input_value() == bob_link
     assert row.locator("button.renew").is_disabled()  # Bob is here: his link stays
@@ -140,7 +140,7 @@ def test_the_maker_of_a_table_manages_its_links_and_my_tables_finds_the_seat(
     bob.close()
     row.locator(".invite-status", has_text="claimed, not connected").wait_for()
     row.locator("button.renew").click()
-    ann.locator("#error", has_text="Bob is playing this match").wait_for()
+    row.locator(".invite-note", has_text="Bob is playing this match").wait_for()
     assert row.locator("input").input_value() == bob_link
     # Bob leaves the match for good (the computer plays for him): now his seat may be
     # given to someone else.
@@ -148,14 +148,15 @@ def test_the_maker_of_a_table_manages_its_links_and_my_tables_finds_the_seat(
     bob.goto(server.url + f"/t/{table_id}?seat=1")
     ready(bob)
     bob.once("dialog", lambda dialog: dialog.accept())  # "the computer plays for me?"
+    bob.click("#btn-menu")
     bob.click("#btn-away")
     bob.wait_for_function("() => state.table.seats[1].away")
     bob.close()
     row.locator(".invite-status", has_text="claimed, not connected").wait_for()
     row.locator("button.renew").click()
-    ann.wait_for_function("old => document.querySelector("
-                          "'#invites-body .invite-row[data-seat=\"1\"] input').value !== old",
-                          arg=bob_link)
+    ann.wait_for_function("old => { const field = document.querySelector("
+                          "'#invite-sheet .invite-row[data-seat=\"1\"] input');"
+                          " return field && field.value !== old; }", arg=bob_link)
     new_link = row.locator("input").input_value()
     assert "token=" in new_link and new_link != bob_link
     row.locator(".invite-status", has_text="link not opened yet").wait_for()

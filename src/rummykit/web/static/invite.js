@@ -98,7 +98,9 @@ async function renewLink(tableId, seat, note) {
     const row = document.querySelector(`#invite-sheet .invite-row[data-seat="${seat.seat}"]`);
     if (row) row.replaceWith(inviteRow(tableId, { ...seat, link: answer.link, claimed: false, connected: false },
                                        new URL(answer.link, window.location.href).href));
-  } catch (err) { note.textContent = err.message; }
+  } catch (err) {  // said in the page's language where the refusal has a code
+    note.textContent = err.code && has(`refusal.${err.code}`) ? t(`refusal.${err.code}`, err.params || {}) : err.message;
+  }
 }
 
 function ownSeat() {

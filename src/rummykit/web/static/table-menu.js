@@ -1,8 +1,8 @@
 // The table's menu over the table: the score sheet, sound, seats and links, leaving the
 // seat, the watch link, the settings, the chat and the whole log.
-import { game, key, message, nameOf, refusalText, tableId, watching } from "./table-state.js";
+import { game, message, nameOf, tableId, watching } from "./table-state.js";
 import { showSheet } from "./table-end.js";
-import { logLines, render, send, showError, showWhy } from "./table.js";
+import { logLines, render, send, showWhy } from "./table.js";
 
 // How many are watching, and the link that lets anyone watch (the public view only).
 export function renderWatchers() {
@@ -38,41 +38,17 @@ export function renderSound() {
   button.setAttribute("aria-pressed", on ? "true" : "false");
 }
 
-// The browser that made the table sees each seat's link and whether it was claimed, and
-// can give a seat whose person is not here a new link.
+// The browser that made the table has "Seats and links" (the invite sheet); an open
+// sheet follows who is at the table.
 export function renderInvites() {
-  const links = createdLinks(tableId);
-  document.getElementById("btn-invites").classList.toggle("hidden", !links);
-  const dialog = document.getElementById("invites");
-  if (!links || !dialog.open) return;
-  const body = document.getElementById("invites-body");
-  body.replaceChildren();
-  game.state.table.seats.forEach((seat, i) => {
-    if (seat.kind !== "person") return;
-    const status = seat.connected ? "invites.here" : seat.claimed ? "invites.claimed" : "invites.unclaimed";
-    const url = links[i] ? new URL(links[i], window.location.href).href : "";
-    const field = el("input", { readonly: true, value: url, class: "invite-link", "aria-label": t("invites.link", { name: seat.name }) });
-    const copy = el("button", { type: "button", class: "secondary copy", onclick: async () => {
-      field.select();
-      try { await navigator.clipboard.writeText(url); copy.textContent = t("invites.copied"); } catch (e) { document.execCommand("copy"); }
-    } }, t("invites.copy"));
-    const renew = el("button", { type: "button", class: "secondary renew", disabled: seat.connected && seat.claimed,
-      title: seat.connected && seat.claimed ? t("invites.in_use") : "", onclick: () => newLink(i) }, t("invites.new"));
-    body.append(el("div", { class: "invite-row", "data-seat": i },
-      el("strong", { text: seat.name }), " ", el("span", { class: "muted invite-status", text: t(status) }),
-      el("div", {}, field, " ", copy, " ", renew)));
-  });
+  document.getElementById("btn-invites").classList.toggle("hidden", !createdLinks(tableId));
+  if (document.getElementById("invite-sheet")) {
+    import("./invite.js").then((invite) => invite.updateInvite(seatsWithNumbers()));
+  }
 }
 
-export async function newLink(seat) {
-  try {
-    const answer = await api(`/api/tables/${tableId}/seats/${seat}/link`, {
-      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ key }) });
-    const links = createdLinks(tableId) || {};
-    links[seat] = answer.link;
-    saveCreated(tableId, links);
-    renderInvites();
-  } catch (err) { showError(refusalText({ message: err.message, code: err.code, params: err.params })); }
+function seatsWithNumbers() {
+  return game.state ? game.state.table.seats.map((seat, i) => ({ ...seat, seat: i })) : [];
 }
 
 // The table's chat: each line as text (never markup); a person muted on this browser is
@@ -205,15 +181,9 @@ export function closeMenu() {
   if (menu.open) menu.close();
 }
 
-// The seats' links, for the browser that made the table: the invite sheet where the page
-// has it, else the list of links.
+// The seats' links, for the browser that made the table: the invite sheet.
 export function openInvites() {
-  import("./invite.js")
-    .then((invite) => invite.openInvite({ tableId, seats: game.state ? game.state.table.seats : [] }))
-    .catch(() => {
-      document.getElementById("invites").showModal();
-      renderInvites();
-    });
+  import("./invite.js").then((invite) => invite.openInvite({ tableId, seats: seatsWithNumbers() }));
 }
 
 // A switch of the settings, kept in this browser.
