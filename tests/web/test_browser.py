@@ -308,6 +308,17 @@ def take_turn(page: Any, rng: random.Random, keyboard: bool = False) -> None:
     finish_turn(page, keyboard)
 
 
+def play_until_the_next_deal(page: Any, rng: random.Random) -> None:
+    """Take this seat's turns (the server plays the bots) until the first deal is over:
+    the page then shows deal 2, or the match is over."""
+    for _ in range(500):
+        page.wait_for_function("() => state && (state.view.deal_number > 1 || "
+                               "state.view.match_over || state.view.legal_actions.length > 0)")
+        if over(page) or js(page, "state.view.deal_number") > 1:
+            return
+        take_turn(page, rng)
+
+
 def finish_turn(page: Any, keyboard: bool = False) -> None:
     """The rest of a turn after the draw: meld or lay off while it can, then discard."""
     deal = js(page, "state.view.deal_number")
@@ -588,12 +599,7 @@ def test_deal_summary_between_deals(server: Server, pages: Pages, shot: Any) -> 
     table = server.table([person("Ann"), bot("Bob", "greedy")], rules="classic", seed=12)
     page = open_seat(pages, server, table["seats"][0]["link"])
     rng = random.Random(5)
-    for _ in range(500):
-        page.wait_for_function("() => state && (state.view.deal_number > 1 || "
-                               "state.view.match_over || state.view.legal_actions.length > 0)")
-        if over(page) or js(page, "state.view.deal_number") > 1:
-            break
-        take_turn(page, rng)
+    play_until_the_next_deal(page, rng)
     assert not over(page), "a classic match for two has two deals"
     page.wait_for_selector("dialog#summary[open]")
     body = page.inner_text("#summary-body")

@@ -31,11 +31,10 @@ from .test_browser import (
     legal,
     link_token,
     open_seat,
-    over,
+    play_until_the_next_deal,
     ready,
     select,
     seq,
-    take_turn,
     wait_turn,
 )
 
@@ -431,12 +430,7 @@ def test_the_end_of_a_deal_is_shown_before_the_next(server: Server, pages: Pages
     table = server.table([person("Ann"), bot("Bob", "greedy")], rules="classic", seed=12)
     page = open_seat(pages, server, table["seats"][0]["link"])
     rng = random.Random(5)
-    for _ in range(500):
-        page.wait_for_function("() => state && (state.view.deal_number > 1 || "
-                               "state.view.match_over || state.view.legal_actions.length > 0)")
-        if over(page) or js(page, "state.view.deal_number") > 1:
-            break
-        take_turn(page, rng)
+    play_until_the_next_deal(page, rng)
     assert js(page, "state.view.deal_number") == 2
     last = js(page, "state.view.last_deal")
     assert page.text_content("#deal") == "Deal 1"
