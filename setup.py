@@ -19,11 +19,12 @@ import os
 from setuptools import setup
 
 COMPILED = [
-    "src/rummykit/melds.py",
+    "src/rummykit/engine/melds.py",
     "src/rummykit/engine/actions.py",
     "src/rummykit/engine/deal.py",
     "src/rummykit/engine/finish.py",
     "src/rummykit/engine/knowledge.py",
+    "src/rummykit/engine/sampling.py",
     "src/rummykit/engine/shuffle.py",
     "src/rummykit/bots/rollout.py",
     "src/rummykit/rl/actions.py",

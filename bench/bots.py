@@ -27,10 +27,10 @@ from typing import Any
 
 from rummykit.bots import make_bot
 from rummykit.engine.deal import Deal
+from rummykit.engine.views import view
 from rummykit.rules import Rules
 from rummykit.sim import Config, run_jobs
 from rummykit.sim.report import mean_ci
-from rummykit.views import view
 
 PAIRS = (("greedy", "random"), ("expert", "greedy"))
 

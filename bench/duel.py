@@ -37,8 +37,8 @@ from typing import Any
 import rummykit.bots.master
 from rummykit.bots import make_bot
 from rummykit.engine import Deal, Match
+from rummykit.engine.views import view
 from rummykit.rules import Rules
-from rummykit.views import view
 
 
 def seating(first: str, second: str, players: int, turn: int, alone: bool) -> list[str]:

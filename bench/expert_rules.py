@@ -23,8 +23,8 @@ from concurrent.futures import ProcessPoolExecutor
 
 from rummykit.bots.expert import PENALTY_WEIGHTS, WEIGHTS, ExpertBot
 from rummykit.engine import Deal
+from rummykit.engine.views import view
 from rummykit.rules import Rules
-from rummykit.views import view
 
 
 def _weights(rules: Rules, **change: float) -> Callable[[], ExpertBot]:

@@ -38,8 +38,8 @@ from rummykit.bots.inference import (
     table_at_last_turn,
 )
 from rummykit.engine import Deal, determinize
+from rummykit.engine.views import view
 from rummykit.rules import Rules
-from rummykit.views import view
 
 Position = tuple[Any, list[int]]
 """A view of seat 0 and seat 1's true hand."""

@@ -176,7 +176,7 @@ def measure_rummykit_rollout(
     deals the hidden cards again from the view of the player to move, then plays to the
     end at random (a "deal" of the returned rate is one rollout)."""
     from rummykit.engine import determinize
-    from rummykit.views import view
+    from rummykit.engine.views import view
 
     deal = _mid_game(rules_cls.preset(preset), deal_cls, players, seed)
     seen = view(deal, deal.to_move)

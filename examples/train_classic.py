@@ -28,7 +28,7 @@ import numpy.typing as npt
 
 import rummykit.rl as rl
 from rummykit.bots import Bot, make_bot
-from rummykit.views import view
+from rummykit.engine.views import view
 
 Vector = npt.NDArray[np.float32]
 Step = tuple[Vector, npt.NDArray[np.intp], int, npt.NDArray[np.float64]]

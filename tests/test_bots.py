@@ -3,7 +3,7 @@
 - every level (random, greedy, expert) plays thousands of decisions in every preset, with
   2 to 6 players and in option variants, and every action it returns is legal: the checked
   path (``Deal.apply`` / ``Match.apply``) raises on an illegal one;
-- a bot is handed a :class:`~rummykit.views.View` only: the view reaches no Deal or Match,
+- a bot is handed a :class:`~rummykit.engine.views.View` only: the view reaches no Deal or Match,
   and two games that differ only in what the seat cannot see give the same choice;
 - in a small fixed-seed duplicate run of 2-player classic, expert beats greedy beats random.
 
@@ -21,9 +21,9 @@ import pytest
 from rummykit.bots import BOTS, Bot, make_bot
 from rummykit.engine import Action, Deal, Layout, Match
 from rummykit.engine.deal import LegalActions
+from rummykit.engine.views import view
 from rummykit.rules import PRESETS, Rules
 from rummykit.sim import Config, simulate
-from rummykit.views import view
 
 LEVELS = ["random", "greedy", "expert"]
 """The levels that decide at once; the master (a search) has tests of its own

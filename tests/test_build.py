@@ -17,8 +17,8 @@ import pytest
 
 import rummykit.engine.deal as deal_module
 from rummykit.engine import Deal, Match, determinize
+from rummykit.engine.views import view
 from rummykit.rules import PRESETS, preset
-from rummykit.views import view
 
 
 def test_the_module_knows_whether_it_runs_compiled() -> None:

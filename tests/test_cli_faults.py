@@ -186,7 +186,7 @@ def finished_match(rules: str, want: object) -> Match:
     for seed in range(200):
         m = Match(preset(rules), players=["You", "Expert 1"], seed=seed)
         bots, rng = [make_bot("expert"), make_bot("expert")], random.Random(seed)
-        from rummykit.views import view
+        from rummykit.engine.views import view
 
         while not m.is_over:
             seat = m.deal.to_move

@@ -13,10 +13,9 @@ from rummykit.bots import hints, make_bot
 from rummykit.bots.hints import REASONS, hint, reason_parts, render
 from rummykit.bots.master import MasterBot, Search
 from rummykit.cards import parse_cards
-from rummykit.engine import Action, Deal, Layout
-from rummykit.engine.knowledge import determinize
+from rummykit.engine import Action, Deal, Layout, determinize
+from rummykit.engine.views import View, view
 from rummykit.rules import PRESETS, Rules
-from rummykit.views import View, view
 
 BUDGET = 6
 """Imagined deals per hint: enough to exercise the search, few enough to stay quick."""

@@ -26,8 +26,8 @@ from rummykit.bots.inference import (
 )
 from rummykit.cards import card
 from rummykit.engine import Deal, determinize
+from rummykit.engine.views import view
 from rummykit.rules import Rules
-from rummykit.views import view
 
 
 def _played_events(rules: Rules, seed: int, stop_at: int

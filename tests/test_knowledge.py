@@ -24,8 +24,8 @@ from rules._build_variants import play
 from rummykit.cards import parse_cards
 from rummykit.engine import Deal, determinize
 from rummykit.engine.knowledge import UNKNOWN
+from rummykit.engine.views import View, view
 from rummykit.rules import Rules, preset
-from rummykit.views import View, view
 
 PRESETS = ["basic", "one-deal", "classic", "rummy500", "limited-stock", "ramino"]
 

@@ -41,8 +41,8 @@ from rummykit.bots import BOTS, make_bot, parse_bot, same_bot_key, split_bots
 from rummykit.bots.master import MasterBot, Search
 from rummykit.bots.rollout import fast_action, play_out
 from rummykit.engine import Action, Deal, determinize
+from rummykit.engine.views import View, view
 from rummykit.rules import PRESETS, Rules
-from rummykit.views import View, view
 
 PRESET_NAMES = list(PRESETS)
 PLAYER_COUNTS = range(2, 7)

@@ -19,8 +19,7 @@ import pytest
 from rummykit.cards import JOKER_CODE, make_deck
 from rummykit.engine import Deal
 from rummykit.engine.actions import Action, layoff_action, meld_action
-from rummykit.errors import IllegalActionError
-from rummykit.melds import (
+from rummykit.engine.melds import (
     Meld,
     find_melds,
     fit_mask,
@@ -29,6 +28,7 @@ from rummykit.melds import (
     layoff_targets,
     make_meld,
 )
+from rummykit.errors import IllegalActionError
 from rummykit.rules import Rules
 
 PRESETS = ("basic", "classic", "rummy500", "ramino")

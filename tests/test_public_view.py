@@ -14,8 +14,8 @@ import random
 import pytest
 
 from rummykit.engine.match import Match
+from rummykit.engine.views import public_view, view
 from rummykit.rules import PRESETS
-from rummykit.views import public_view, view
 
 PRIVATE = ("seat", "hand", "legal_actions")
 

@@ -32,10 +32,10 @@ from hypothesis import strategies as st
 
 from rummykit.cards import CARDS, JOKER_CODE, Card, make_deck
 from rummykit.engine import Action, Deal, Layout, Match
+from rummykit.engine.melds import make_meld
+from rummykit.engine.views import view
 from rummykit.errors import IllegalActionError, NotationError
-from rummykit.melds import make_meld
 from rummykit.rules import PRESETS, Rules, preset
-from rummykit.views import view
 
 PRESET_NAMES = sorted(PRESETS)
 MAX_ACTIONS = 5_000

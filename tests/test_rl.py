@@ -22,6 +22,7 @@ from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 from rummykit.engine import Deal, determinize  # noqa: E402
 from rummykit.engine.actions import Action  # noqa: E402
+from rummykit.engine.views import sight, view  # noqa: E402
 from rummykit.errors import IllegalActionError  # noqa: E402
 from rummykit.rl import (  # noqa: E402
     ENV_ID,
@@ -35,7 +36,6 @@ from rummykit.rl import (  # noqa: E402
 from rummykit.rl.actions import DISCARD, LAY_MELD, MELD_CARD, MeldChoice  # noqa: E402
 from rummykit.rl.observation import SeatEncoder, reference_observation  # noqa: E402
 from rummykit.rules import PRESETS, preset  # noqa: E402
-from rummykit.views import sight, view  # noqa: E402
 
 TABLES = [(name, 2) for name in PRESETS] + [(name, 4) for name in PRESETS] + [("basic", 6)]
 

@@ -23,7 +23,7 @@ from rummykit.bots.rollout import _table_fits, fast_action
 from rummykit.cards import JOKER_CODE
 from rummykit.engine import Deal
 from rummykit.engine.actions import DRAW_PILE, DRAW_STOCK, END, Action
-from rummykit.melds import card_points, find_melds, fits, outs_in_masks
+from rummykit.engine.melds import card_points, find_melds, fits, outs_in_masks
 from rummykit.rules import PRESETS, Rules
 
 

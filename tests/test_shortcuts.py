@@ -31,7 +31,7 @@ from rummykit.engine.finish import (
     usable_after_draw,
     usable_pile_cards,
 )
-from rummykit.melds import (
+from rummykit.engine.melds import (
     Meld,
     find_melds,
     fits,

@@ -21,9 +21,9 @@ from rummykit.bots import make_bot
 from rummykit.cli import play
 from rummykit.db.models import GameRow
 from rummykit.engine import DealResult, Match
+from rummykit.engine.views import view
 from rummykit.rules import Rules, preset
 from rummykit.stats import StatLine, Store
-from rummykit.views import view
 
 RUMMYKIT = Path(sys.executable).with_name("rummykit")
 

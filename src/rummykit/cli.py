@@ -17,16 +17,19 @@ from typing import TextIO
 
 from rummykit import record as records
 from rummykit.bots import BOTS
+from rummykit.bots.hints import hint
 from rummykit.cards import format_cards
 from rummykit.cliutil import HelpFormatter, UsageError, check_database
 from rummykit.engine.actions import Action
 from rummykit.engine.match import Match
 from rummykit.engine.scoring import describe_end
+from rummykit.engine.views import View
 from rummykit.errors import IllegalActionError, NotationError, RecordError, RulesError
 from rummykit.rules import OPTION_HELP, PRESET_SOURCES, PRESET_SUMMARIES, PRESETS, Rules
 from rummykit.rules.options import option_text
+from rummykit.server.workers import allowed_hosts, listen, serve_workers, server_config
 from rummykit.session import PERSON, LocalGame, match_end_text
-from rummykit.views import View
+from rummykit.sim.cli import add_commands
 from rummykit.words import plural
 
 __all__ = ["main"]
@@ -102,8 +105,6 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument("file", help="the record (JSON)")
     rep.add_argument("--json", action="store_true", help="print the result as JSON")
     rep.set_defaults(handler=_replay)
-
-    from rummykit.sim.cli import add_commands
 
     add_commands(sub)
 
@@ -234,8 +235,6 @@ def _serve(args: argparse.Namespace) -> int:
     except UsageError as err:
         print(f"cannot serve: {err}", file=sys.stderr)
         return 2
-    from rummykit.server.workers import allowed_hosts
-
     hosts = allowed_hosts(args.allowed_hosts, args.host)
     if hosts is None:
         print("--allowed-hosts names hosts such as example.org,www.example.org (or '*')",
@@ -247,7 +246,6 @@ def _serve(args: argparse.Namespace) -> int:
                "timer_unit": args.timer_unit, "allowed_hosts": hosts}
     if args.workers > 1:
         from rummykit.db import connect
-        from rummykit.server.workers import serve_workers
 
         try:
             # Migrated once, here, before the workers start.
@@ -271,8 +269,6 @@ def _serve(args: argparse.Namespace) -> int:
     except (ArgumentError, DatabaseError, ValueError) as err:
         print(f"cannot open the database: {database_problem(err)}", file=sys.stderr)
         return 2
-    from rummykit.server.workers import listen, server_config
-
     listener = listen(args.host, args.port)
     if listener is None:
         return 2
@@ -470,8 +466,6 @@ def _play_loop(game: LocalGame, stdin: TextIO, stdout: TextIO,
             say(HELP)
             continue
         if line in ("h", "hint"):
-            from rummykit.bots.hints import hint
-
             say("Hint: " + hint(v).reason)  # (seeded by the position: asked again, the same)
             continue
         try:

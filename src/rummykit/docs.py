@@ -20,6 +20,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from rummykit.engine import ENDINGS
 from rummykit.errors import REFUSALS
 from rummykit.rules import OPTION_HELP, PRESET_SOURCES, PRESET_SUMMARIES, PRESETS, Rules
 from rummykit.rules.options import OPTION_CHOICES, option_text
@@ -62,7 +63,6 @@ def _refusals() -> str:
 
 
 def _endings() -> str:
-    from rummykit.engine import ENDINGS
 
     lines = ["| `end` | how the table tells it |", "|---|---|"]
     for end, text in ENDINGS.items():

@@ -24,10 +24,11 @@ from rummykit.cards import CARDS, Card
 from rummykit.cliutil import UsageError, atomic_write, check_file
 from rummykit.engine.actions import Action
 from rummykit.engine.match import Match
+from rummykit.engine.melds import laid_points
+from rummykit.engine.views import View, view
 from rummykit.errors import RecordError, RulesError
 from rummykit.names import printable_name
 from rummykit.rules import Rules
-from rummykit.views import View, view
 from rummykit.words import plural
 
 __all__ = ["LocalGame", "games_directory", "last_moves", "match_end_text", "melded_points"]
@@ -304,6 +305,5 @@ def melded_points(v: View) -> list[int] | None:
     """Where melded cards score (rummy500): the points each seat has laid this deal."""
     if v.rules.scoring != "melded":
         return None
-    from rummykit.melds import laid_points
 
     return laid_points(v.melds, v.rules, len(v.names))

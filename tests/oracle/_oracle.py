@@ -1,6 +1,6 @@
 """An independent model of melds, lay-offs and the play of one turn, written from RULES.md.
 
-Nothing here imports ``rummykit.melds`` or ``rummykit.engine``: the only things taken from
+Nothing here imports ``rummykit.engine.melds`` or ``rummykit.engine``: the only things taken from
 the package are the card codes (``suit * 13 + rank - 1``, joker 52) and the option values of
 a :class:`rummykit.rules.Rules`. Everything else is derived from the rules text:
 

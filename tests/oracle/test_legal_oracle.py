@@ -32,7 +32,7 @@ run also written backwards, and 200 random sub-multisets. Besides random positio
 are written out by hand: the ramino twin lay-off, a ramino run of one natural card and four
 jokers with naturals left in hand, and a whole suit in hand with aces high and low.
 
-The model is independent of the code under test: it never calls ``rummykit.melds`` nor
+The model is independent of the code under test: it never calls ``rummykit.engine.melds`` nor
 the engine for a judgement; the engine is only asked what it allows (``legal_actions``,
 ``can``, ``apply``) and for the public position (hands, table, pile, stock, phase, player
 to move). What the model needs of the turn so far (the card taken from the pile, melds

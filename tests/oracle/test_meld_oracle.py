@@ -2,7 +2,7 @@
 
 How the oracle was built (see ``_oracle.py``): from the rules text alone (RULES.md rows
 "set", "run", "ace in runs", "card values"; the option help of ``rules/options.py``), not
-from ``rummykit.melds`` nor the engine, which this module calls only to get the answers
+from ``rummykit.engine.melds`` nor the engine, which this module calls only to get the answers
 under test. A meld is decided by reading cards written in an order:
 
 - a set: ``set_min``..``set_max`` cards of one rank, natural suits all different, jokers
@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 import pytest
 
 from rummykit.cards import JOKER, format_cards, make_deck, parse_cards
-from rummykit.melds import best_deadwood, find_melds
+from rummykit.engine.melds import best_deadwood, find_melds
 from rummykit.rules import Rules, preset
 
 from ._oracle import (

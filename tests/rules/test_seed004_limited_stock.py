@@ -6,9 +6,9 @@ import pytest
 
 from rummykit.cards import format_cards, make_deck
 from rummykit.engine import Deal, DealResult, Match
+from rummykit.engine.views import view
 from rummykit.errors import IllegalActionError, RulesError
 from rummykit.rules import preset
-from rummykit.views import view
 
 from ._build_variants import cards, deal, hand, match, no_shuffle, play, snapshot
 

@@ -27,9 +27,9 @@ from rummykit.bots import make_bot
 from rummykit.cards import CARDS
 from rummykit.db.models import ActionRow
 from rummykit.engine import Deal, Match
+from rummykit.engine.views import view
 from rummykit.rules import Rules
 from rummykit.server.hub import HISTORY_SENT
-from rummykit.views import view
 
 __all__ = [
     "ActionLog",

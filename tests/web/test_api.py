@@ -32,11 +32,11 @@ from rummykit.cards import CARDS
 from rummykit.db.models import TableRow
 from rummykit.engine.actions import Action
 from rummykit.engine.match import Match
+from rummykit.engine.views import view
 from rummykit.errors import RummyError
 from rummykit.rules import PRESET_SOURCES, Rules
 from rummykit.server.app import MAX_MESSAGE, create_app
 from rummykit.server.hub import Hub
-from rummykit.views import view
 
 from ._support import ActionLog, Shadow, bot, card_words, person, who
 from ._support import seat_socket as socket

@@ -669,9 +669,9 @@ def test_a_replay_upload_with_too_many_steps_is_refused(db_url: str,
     from rummykit import record as records
     from rummykit.bots import make_bot
     from rummykit.engine import Match
+    from rummykit.engine.views import view
     from rummykit.rules import preset
     from rummykit.server import app as app_module
-    from rummykit.views import view
 
     match = Match(preset("one-deal"), players=["Ann", "Bob"], seed=4)
     bot, rng = make_bot("greedy"), random.Random(4)

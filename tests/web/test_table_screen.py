@@ -16,8 +16,8 @@ import pytest
 from websockets.sync.client import connect
 
 from rummykit.engine.match import Match
+from rummykit.engine.views import view
 from rummykit.rules import Rules
-from rummykit.views import view
 
 from . import test_browser
 from ._support import bot, hello, person

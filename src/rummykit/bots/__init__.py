@@ -1,6 +1,6 @@
 """Computer players, all behind one small interface: :class:`Bot`.
 
-A bot is given its seat's :class:`~rummykit.views.View` (which holds the legal actions)
+A bot is given its seat's :class:`~rummykit.engine.views.View` (which holds the legal actions)
 and its own seeded random generator, and returns one of the legal actions. It sees
 nothing the view does not hold.
 
@@ -15,8 +15,8 @@ import random
 from typing import Protocol
 
 from rummykit.engine.actions import Action
+from rummykit.engine.views import View
 from rummykit.errors import shown
-from rummykit.views import View
 from rummykit.words import plural
 
 __all__ = ["BOTS", "LEVELS", "Bot", "make_bot", "parse_bot", "same_bot_key", "seat_levels",

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from rummykit.bots.greedy import fits_table, pile_index, uses_card
 from rummykit.cards import JOKER_CODE
 from rummykit.engine.actions import Action
-from rummykit.melds import (
+from rummykit.engine.melds import (
     Meld,
     best_deadwood,
     card_points,
@@ -33,8 +33,8 @@ from rummykit.melds import (
     outs_in_masks,
     without,
 )
+from rummykit.engine.views import View
 from rummykit.rules import Rules
-from rummykit.views import View
 
 __all__ = ["PENALTY_WEIGHTS", "WEIGHTS", "DiscardWeights", "ExpertBot", "count_outs",
            "discard_costs", "opponent_interest", "partition"]

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from rummykit.cards import JOKER_CODE
 from rummykit.engine.actions import Action
-from rummykit.melds import (
+from rummykit.engine.melds import (
     Meld,
     best_deadwood,
     card_points,
@@ -19,8 +19,8 @@ from rummykit.melds import (
     meld_points,
     suit_masks,
 )
+from rummykit.engine.views import View
 from rummykit.rules import Rules
-from rummykit.views import View
 
 __all__ = ["GreedyBot", "fits_table", "joins", "near", "pile_index", "uses_card"]
 

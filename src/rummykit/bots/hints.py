@@ -9,7 +9,7 @@ same view and seed give the same hint whatever the hidden cards are.
 >>> import random
 >>> from rummykit.engine import Deal
 >>> from rummykit.rules import preset
->>> from rummykit.views import view
+>>> from rummykit.engine.views import view
 >>> deal = Deal.start(preset("classic"), players=2, dealer=0, seed=3)
 >>> h = hint(view(deal, 1), rng=random.Random(0), rollouts=4)
 >>> h.action in view(deal, 1).legal_actions and bool(h.reason)
@@ -28,9 +28,9 @@ from rummykit.bots.greedy import joins, near, pile_index
 from rummykit.bots.master import MasterBot, Search
 from rummykit.cards import CARDS, JOKER_CODE, format_cards
 from rummykit.engine.actions import Action
-from rummykit.melds import Meld, card_points, find_melds, fits, without
+from rummykit.engine.melds import Meld, card_points, find_melds, fits, without
+from rummykit.engine.views import View
 from rummykit.rules import Rules
-from rummykit.views import View
 
 __all__ = ["REASONS", "Hint", "Part", "hint", "reason_for", "reason_parts", "render"]
 

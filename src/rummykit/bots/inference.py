@@ -34,10 +34,10 @@ from rummykit.bots.expert import discard_costs, partition
 from rummykit.bots.greedy import joins, near
 from rummykit.cards import JOKER_CODE
 from rummykit.engine.deal import Deal
-from rummykit.engine.knowledge import determinize
-from rummykit.melds import Meld, card_points, fits, without
+from rummykit.engine.melds import Meld, card_points, fits, without
+from rummykit.engine.sampling import determinize
+from rummykit.engine.views import View
 from rummykit.rules import Rules
-from rummykit.views import View
 
 __all__ = ["CARD_FEATURES", "CARD_WEIGHTS", "FEATURES", "WEIGHTS", "Observations",
            "card_features", "card_odds", "features", "observations", "out_of_play",

@@ -39,7 +39,7 @@ from rummykit.bots.inference import sample_worlds
 from rummykit.bots.rollout import play_out
 from rummykit.engine.actions import Action
 from rummykit.engine.deal import Deal
-from rummykit.views import View
+from rummykit.engine.views import View
 
 __all__ = ["MasterBot", "Search"]
 

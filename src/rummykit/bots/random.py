@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from rummykit.engine.actions import Action
-from rummykit.views import View
+from rummykit.engine.views import View
 
 __all__ = ["RandomBot"]
 

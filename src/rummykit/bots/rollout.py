@@ -32,7 +32,7 @@ from rummykit.bots.greedy import joins
 from rummykit.cards import JOKER_CODE
 from rummykit.engine.actions import DRAW_PILE, DRAW_STOCK, END, Action
 from rummykit.engine.deal import Deal
-from rummykit.melds import Meld, card_points, find_melds, fit_mask, outs_in_masks
+from rummykit.engine.melds import Meld, card_points, find_melds, fit_mask, outs_in_masks
 from rummykit.rules import Rules
 
 __all__ = ["MAX_ROLLOUT_ACTIONS", "fast_action", "play_out"]

@@ -22,7 +22,7 @@ the no-dead-ends rule in :mod:`rummykit.engine.finish`, the deal's score in
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Final, Literal, cast
+from typing import Final, Literal, cast
 
 from rummykit.cards import JOKER_CODE, format_cards
 from rummykit.engine.actions import (
@@ -43,6 +43,7 @@ from rummykit.engine.finish import (
     usable_after_draw,
     usable_pile_cards,
 )
+from rummykit.engine.knowledge import Knowledge, Tracker
 from rummykit.engine.layout import (
     Layout,
     check_layout,
@@ -50,9 +51,7 @@ from rummykit.engine.layout import (
     refill_rng,
     shuffle,
 )
-from rummykit.engine.scoring import DealEnd, DealResult, deal_points
-from rummykit.errors import IllegalActionError, RecordError
-from rummykit.melds import (
+from rummykit.engine.melds import (
     Meld,
     find_melds,
     fit_mask,
@@ -61,11 +60,10 @@ from rummykit.melds import (
     make_meld,
     meld_points,
 )
+from rummykit.engine.scoring import DealEnd, DealResult, deal_points
+from rummykit.errors import IllegalActionError, RecordError
 from rummykit.rules import Rules
 from rummykit.words import plural
-
-if TYPE_CHECKING:
-    from rummykit.engine.knowledge import Knowledge, Tracker
 
 __all__ = ["Deal", "DealResult", "Event", "Layout", "LegalActions", "Phase"]
 
@@ -376,8 +374,6 @@ class Deal:
 
     def knowledge(self, seat: int) -> Knowledge:
         """What ``seat`` knows of where every card is (see :mod:`rummykit.engine.knowledge`)."""
-        from rummykit.engine.knowledge import Tracker
-
         if self._tracker is None:
             self._tracker = Tracker(self)
         return self._tracker.knowledge(self, seat)
@@ -387,8 +383,6 @@ class Deal:
         without joining any seat's own hand to it, so it is cheap to ask at every move."""
         tracker = self._tracker
         if tracker is None:
-            from rummykit.engine.knowledge import Tracker
-
             tracker = self._tracker = Tracker(self)
         return tracker.known_cards(self)
 

@@ -17,8 +17,7 @@ from types import FunctionType
 from typing import TYPE_CHECKING, Final
 
 from rummykit.cards import JOKER_CODE, format_cards
-from rummykit.errors import IllegalActionError
-from rummykit.melds import (
+from rummykit.engine.melds import (
     _PACKED_BIT,
     _SUIT_MASK,
     Meld,
@@ -35,6 +34,7 @@ from rummykit.melds import (
     suit_masks,
     without,
 )
+from rummykit.errors import IllegalActionError
 from rummykit.rules import Rules
 
 if TYPE_CHECKING:

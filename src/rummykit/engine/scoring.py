@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal, get_args
 
-from rummykit.melds import Meld, hand_points, laid_points
+from rummykit.engine.melds import Meld, hand_points, laid_points
 from rummykit.rules import Rules
 
 __all__ = ["ENDINGS", "DealEnd", "DealResult", "deal_points", "describe_end"]

@@ -29,11 +29,11 @@ from rummykit.cards import format_cards
 from rummykit.engine.actions import Action
 from rummykit.engine.deal import Deal
 from rummykit.engine.match import Match
+from rummykit.engine.views import view
 from rummykit.errors import IllegalActionError
 from rummykit.rl.actions import LAY_MELD, MELD_CARD, ActionCodec, MeldChoice
 from rummykit.rl.observation import Encoder, SeatEncoder
 from rummykit.rules import Rules
-from rummykit.views import view
 
 __all__ = ["Episode", "RewardKind", "RummyEnv", "deal_rewards", "env", "match_rewards",
            "resolve_rules"]

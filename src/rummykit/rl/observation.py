@@ -1,4 +1,4 @@
-"""The observation: one seat's :func:`~rummykit.views.sight` as a flat float32 vector.
+"""The observation: one seat's :func:`~rummykit.engine.views.sight` as a flat float32 vector.
 
 The vector is ``planes * 53`` card planes followed by scalar features (docs/rl.md,
 "Observation"). A card plane has one column per card code (52 natural cards in code order,
@@ -48,10 +48,10 @@ import numpy.typing as npt
 from rummykit.cards import JOKER_CODE
 from rummykit.engine.deal import Deal
 from rummykit.engine.match import Match
-from rummykit.melds import Meld
+from rummykit.engine.melds import Meld
+from rummykit.engine.views import Sight, sight
 from rummykit.rl.actions import CARD_CODES, max_table_melds
 from rummykit.rules import Rules
-from rummykit.views import Sight, sight
 
 __all__ = ["FIXED_PLANES", "Encoder", "Layout", "SeatEncoder", "reference_observation"]
 
@@ -121,7 +121,7 @@ class Layout:
 
 
 class Encoder:
-    """Turns a seat's :class:`~rummykit.views.Sight` into its observation vector.
+    """Turns a seat's :class:`~rummykit.engine.views.Sight` into its observation vector.
 
     Every card plane is counted in one pass (one ``bincount`` over the flat positions of
     the cards), then scaled to fractions of the copies in the deck."""
@@ -316,7 +316,7 @@ class SeatEncoder:
     The planes are kept as counts (and heights and scalars) in a float32 ``array``, where
     single-entry writes are cheap; each observation is that array scaled by the copies
     of each card, which gives the same numbers as :meth:`Encoder.encode` of the seat's
-    :func:`~rummykit.views.sight` (a small count times a float32 weight is exact in
+    :func:`~rummykit.engine.views.sight` (a small count times a float32 weight is exact in
     float64, so rounding it once to float32 is what float32 multiplication does; the
     tests compare the two at every step of random episodes)."""
 
@@ -492,7 +492,7 @@ def _seat_encoder(encoder: Encoder, seat: int, state: dict[str, object]) -> Seat
 def reference_observation(encoder: Encoder, game: Match | Deal, seat: int,
                           choosing: tuple[int, ...] = ()) -> Vector:
     """The observation encoded from scratch, from the seat's
-    :func:`~rummykit.views.sight`: the plain definition that :class:`SeatEncoder`'s kept
+    :func:`~rummykit.engine.views.sight`: the plain definition that :class:`SeatEncoder`'s kept
     vectors are tested against."""
     return encoder.encode(sight(game, seat, legal=False), choosing)
 

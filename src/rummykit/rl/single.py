@@ -25,10 +25,10 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from rummykit.bots import Bot, make_bot
+from rummykit.engine.views import view
 from rummykit.rl.aec import Episode, RewardKind, RummyEnv
 from rummykit.rl.observation import Vector
 from rummykit.rules import Rules
-from rummykit.views import view
 
 __all__ = ["SingleAgentEnv"]
 

@@ -1,7 +1,8 @@
 """The rules object: every row of docs/rules.md as one validated option.
 
-A :class:`Rules` is frozen and keyword-only. Presets are instances of it (see
-:mod:`rummykit.rules.presets`); a variant is ``rules.replace(melds_per_turn="many")``.
+A :class:`Rules` is frozen and keyword-only. The presets are instances of it, defined at
+the end of this module (the string and record forms start from them; what each one plays
+is in :mod:`rummykit.rules.presets`); a variant is ``rules.replace(melds_per_turn="many")``.
 Each option has a string form, so ``str(rules)`` round-trips through :meth:`Rules.parse`:
 
 >>> from rummykit.rules import Rules
@@ -25,7 +26,8 @@ from typing import Any, Literal
 from rummykit.errors import RulesError, shown
 from rummykit.words import plural
 
-__all__ = ["OPTION_CHOICES", "OPTION_HELP", "PerCount", "Rules", "option_text"]
+__all__ = ["OPTION_CHOICES", "OPTION_HELP", "PRESETS", "PerCount", "Rules", "option_text",
+           "preset"]
 
 PerCount = tuple[int, int, int, int, int]
 """A value for each player count 2, 3, 4, 5 and 6."""
@@ -128,8 +130,6 @@ class Rules:
 
     def options(self) -> dict[str, Any]:
         """The options that differ from this rules object's preset, in their JSON form."""
-        from rummykit.rules.presets import PRESETS
-
         base = PRESETS[self.preset_name]
         out: dict[str, Any] = {}
         for f in dataclasses.fields(self):
@@ -150,8 +150,6 @@ class Rules:
     @classmethod
     def from_json(cls, data: object) -> Rules:
         """Read the record form; unknown presets and options are errors that name them."""
-        from rummykit.rules.presets import preset
-
         if isinstance(data, str):
             return preset(data)
         if not isinstance(data, Mapping):
@@ -171,8 +169,6 @@ class Rules:
     @classmethod
     def parse(cls, text: str) -> Rules:
         """Parse ``preset`` or ``preset(option=value, ...)``."""
-        from rummykit.rules.presets import preset
-
         text = text.strip()
         name, sep, rest = text.partition("(")
         base = preset(name.strip())
@@ -199,8 +195,6 @@ class Rules:
     @classmethod
     def preset(cls, name: str) -> Rules:
         """The preset of docs/rules.md with this name."""
-        from rummykit.rules.presets import preset
-
         return preset(name)
 
     def replace(self, **options: object) -> Rules:
@@ -445,3 +439,82 @@ def option_text(rules: Rules, name: str) -> str:
     """The value of option ``name`` in ``rules``, written as in a rules string."""
     return _SPECS[name].to_text(getattr(rules, name))
 """What each option changes, in a sentence: the rules page is generated from it."""
+
+
+# -- the presets: each tied to the rule book it comes from (docs/rules.md) -------------
+
+# Seed 000: basic Rummy. Every default of Rules is this preset's rule.
+BASIC = Rules(preset_name="basic")
+
+# Seed 001: one deal is the game; its winner deals the next game. "The dealer gives each
+# person 10 cards": 10 for two players; for more, 000's sizes are the default.
+ONE_DEAL = Rules(preset_name="one-deal", next_dealer="winner", match_end="one-deal", target=None)
+
+# Seed 002: Classic Rummy. One meld per turn, first dealer at random, match to 100 or
+# until everyone has dealt once.
+CLASSIC = Rules(
+    preset_name="classic",
+    first_dealer="random",
+    melds_per_turn="one",
+    match_end="dealt-once",
+)
+
+# Seed 003: 500 Rum. 13 cards for two players, 7 otherwise; any pile card with all above
+# it, the chosen card used at once; melded minus hand with the ace 15 (1 low in a run).
+RUMMY500 = Rules(
+    preset_name="rummy500",
+    hand_size=(13, 7, 7, 7, 7),
+    aces="high-low",
+    draw_pile="any",
+    pile_card_must_be_used=True,
+    stock_out="end",
+    scoring="melded",
+    ace_points=15,
+    ace_low_run_points=1,
+    rummy_multiplier=1,
+    target=(500,) * 5,
+)
+
+# Seed 004: stock refilled by shuffling a limited number of times, then stalemate; the
+# taken discard may be discarded when it is the last card; targets past 100 or 200.
+LIMITED_STOCK = Rules(
+    preset_name="limited-stock",
+    taken_discard="last-card",
+    stock_out="refill",
+    refills=(1, 1, 1, 2, 3),
+    target=(100, 100, 200, 200, 200),
+    target_strict=True,
+)
+
+# Seed 002, variant "Italian Ramino": two decks and four jokers, eight cards each, an
+# opening of 50, hand points as penalties, out past 101.
+RAMINO = Rules(
+    preset_name="ramino",
+    decks=2,
+    jokers=4,
+    hand_size=(8,) * 5,
+    aces="high-low",
+    opening=50,
+    scoring="penalty",
+    ace_points=11,
+    ace_low_run_points=1,
+    rummy_multiplier=1,
+    match_end="elimination",
+    target=(101,) * 5,
+    target_strict=True,
+)
+
+PRESETS: dict[str, Rules] = {
+    r.preset_name: r for r in (BASIC, ONE_DEAL, CLASSIC, RUMMY500, LIMITED_STOCK, RAMINO)
+}
+"""Every preset by name."""
+
+
+def preset(name: str) -> Rules:
+    """The preset with this name; an unknown name is an error that lists the presets."""
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise RulesError(
+            f"unknown preset {name!r}; the presets are: {', '.join(PRESETS)}"
+        ) from None

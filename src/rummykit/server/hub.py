@@ -32,8 +32,9 @@ from rummykit.bots.hints import ROLLOUTS, hint
 from rummykit.db.models import ActionRow, TableRow, TableSeatRow
 from rummykit.engine.actions import Action
 from rummykit.engine.match import Match
+from rummykit.engine.melds import laid_points
+from rummykit.engine.views import public_view, view
 from rummykit.errors import IllegalActionError, NotationError, RulesError, RummyError, shown
-from rummykit.melds import laid_points
 from rummykit.names import printable_name
 from rummykit.rules import Rules
 from rummykit.server.bus import HEARTBEAT, Bus, LocalBus
@@ -41,7 +42,6 @@ from rummykit.server.pool import IDLE_LIMIT, SearchPool, nobody_since
 from rummykit.server.transfers import LIFETIME as TRANSFER_LIFETIME
 from rummykit.server.transfers import TransferCodes
 from rummykit.stats import Store
-from rummykit.views import public_view, view
 
 __all__ = ["Hub", "HubError", "SeatSpec", "Send", "Table"]
 

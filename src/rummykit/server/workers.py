@@ -24,6 +24,8 @@ import time
 from multiprocessing.process import BaseProcess
 from typing import Any
 
+from rummykit.server.logs import log_config
+
 __all__ = ["listen", "serve_workers"]
 
 log = logging.getLogger("rummykit.server")
@@ -61,7 +63,6 @@ def server_config(app: Any, *, header_timeout: float, trusted_proxies: str | Non
     so a client cannot give itself fresh per-address limits with a made-up header)."""
     import uvicorn
 
-    from rummykit.server.logs import log_config
     from rummykit.server.protocol import timely_protocol
 
     return uvicorn.Config(app, log_config=log_config(access_log), access_log=access_log,

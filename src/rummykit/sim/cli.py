@@ -17,7 +17,13 @@ from rummykit.cliutil import (
     check_file,
     make_dir,
 )
+from rummykit.engine.deal import DealResult
 from rummykit.errors import RummyError
+from rummykit.names import shown_name
+from rummykit.rules import Rules
+from rummykit.sim import Config, Interrupted, check, check_workers, simulate
+from rummykit.sim.ladder import LadderInterrupted, plan_ladder, run_ladder
+from rummykit.sim.runner import Outcome
 
 __all__ = ["add_commands"]
 
@@ -127,9 +133,6 @@ def _err_console() -> Any:
 def _simulate(args: argparse.Namespace) -> int:
     import time
 
-    from rummykit.sim import Config, Interrupted, check, check_workers, simulate
-    from rummykit.sim.runner import Outcome
-
     matches = args.matches is not None
     count = args.matches if matches else (100 if args.deals is None else args.deals)
     try:
@@ -164,8 +167,6 @@ def _simulate(args: argparse.Namespace) -> int:
                 store.close()
             return 2
         print(plan, file=sys.stderr)
-    from rummykit.rules import Rules
-
     rules = Rules.parse(config.rules)
 
     def keep(outcome: Outcome) -> None:
@@ -174,8 +175,6 @@ def _simulate(args: argparse.Namespace) -> int:
             name = f"{unit}-{outcome.index:06d}-r{outcome.rotation}.json"
             (save_dir / name).write_text(outcome.record, encoding="utf-8")
         if store is not None:
-            from rummykit.engine.deal import DealResult
-
             results = [DealResult(w, r, tuple(p)) for p, w, r in zip(
                 outcome.deal_points, outcome.deal_winners, outcome.deal_rummies, strict=True)]
             store.add_game(
@@ -268,9 +267,6 @@ def _print_report(report: Any) -> None:
 
 
 def _ladder(args: argparse.Namespace) -> int:
-    from rummykit.sim import check_workers
-    from rummykit.sim.ladder import LadderInterrupted, plan_ladder, run_ladder
-
     try:
         # Every level is checked (and the rules, players, deals and the file to write)
         # before any game.
@@ -368,8 +364,6 @@ def _stats(args: argparse.Namespace) -> int:
         return 0
     from rich.markup import escape
     from rich.table import Table
-
-    from rummykit.names import shown_name
 
     table = Table(title="rummykit statistics")
     for col in ("player", "preset", "players", "matches", "won", "win %", "deals won",

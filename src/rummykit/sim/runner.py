@@ -15,8 +15,8 @@ from rummykit import record as records
 from rummykit.bots import Bot, make_bot
 from rummykit.engine.deal import Deal
 from rummykit.engine.match import Match
+from rummykit.engine.views import view
 from rummykit.rules import Rules
-from rummykit.views import view
 
 __all__ = ["MAX_DEALS_PER_MATCH", "Config", "Job", "Outcome", "play_job"]
 

@@ -15,10 +15,11 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import Integer, case, func, select
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.exc import ArgumentError, DatabaseError
 from sqlalchemy.orm import Session
 
-from rummykit.db import connect
+from rummykit.db import connect, database_url
 from rummykit.db.models import GameRow, SeatRow
 from rummykit.engine.deal import DealResult
 from rummykit.engine.match import Match
@@ -80,9 +81,6 @@ def database_problem(err: Exception) -> str:
 def shown_url(url: str) -> str:
     """A database URL as it may be printed: its password hidden (in quotes where it is
     no URL at all)."""
-    from sqlalchemy.engine import make_url
-    from sqlalchemy.exc import ArgumentError
-
     try:
         return make_url(url).render_as_string(hide_password=True)
     except ArgumentError:
@@ -101,10 +99,6 @@ class Store:
         """The store at ``url`` (see :func:`rummykit.db.database_url`); a URL that does not
         parse, a database that cannot be opened or a file that is not a database is a
         :class:`StoreError` that says so in one line."""
-        from sqlalchemy.exc import ArgumentError, DatabaseError
-
-        from rummykit.db import database_url
-
         found = database_url(url)
         try:
             return cls(found)

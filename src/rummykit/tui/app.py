@@ -15,9 +15,11 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, RichLog, Static
 
+from rummykit.bots.hints import hint
 from rummykit.cards import Card
 from rummykit.engine.actions import Action
 from rummykit.engine.scoring import describe_end
+from rummykit.engine.views import View
 from rummykit.errors import IllegalActionError, NotationError, RulesError
 from rummykit.session import (
     LocalGame,
@@ -28,7 +30,6 @@ from rummykit.session import (
     melded_points,
     pretty,
 )
-from rummykit.views import View
 from rummykit.words import plural
 
 __all__ = ["RummyApp", "run_app"]
@@ -609,8 +610,6 @@ class RummyApp(App[int]):
         self.run_worker(self.show_hint(v), group="hint", exit_on_error=True)
 
     async def show_hint(self, v: View) -> None:
-        from rummykit.bots.hints import hint
-
         status = self.status_text(v)
         status.append(" · working out a hint…", style="italic")
         self.query_one("#status", Static).update(status)

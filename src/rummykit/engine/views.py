@@ -26,8 +26,8 @@ from rummykit.engine.actions import Action
 from rummykit.engine.deal import Deal, Event, Phase
 from rummykit.engine.knowledge import Knowledge
 from rummykit.engine.match import Match, MatchEnd
+from rummykit.engine.melds import Meld, MeldKind
 from rummykit.engine.scoring import DealResult, describe_end
-from rummykit.melds import Meld, MeldKind
 from rummykit.rules import Rules
 
 __all__ = ["PUBLIC", "MeldView", "Sight", "View", "public_view", "sight", "view"]
