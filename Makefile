@@ -61,6 +61,7 @@ compiled: $(COMPILED)/.built
 test: $(STAMP) system-deps $(COMPILED)/.built
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy --strict src/rummykit
+	$(BIN)/lint-imports
 	$(BIN)/pytest -n 2 --dist loadfile --ignore=tests/web
 	$(BIN)/pytest tests/web
 	RUMMYKIT_COMPILED=1 PYTHONPATH=$(COMPILED)/src $(BIN)/pytest -p no:cacheprovider \
