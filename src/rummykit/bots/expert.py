@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from rummykit.bots.greedy import fits_table, pile_index, uses_card
 from rummykit.cards import JOKER_CODE
 from rummykit.engine.actions import Action
+from rummykit.engine.scoring import points_against
 from rummykit.melds import (
     Meld,
     best_deadwood,
@@ -242,7 +243,7 @@ def discard_costs(
     inference calls it too, to judge how likely an opponent's discard was.
     """
     if weights is None:
-        weights = PENALTY_WEIGHTS if rules.scoring == "penalty" else WEIGHTS
+        weights = PENALTY_WEIGHTS if points_against(rules) else WEIGHTS
     opponents_close = any(size <= weights.close for size in opponent_sizes)
     # The chance that one given unseen card is in some opponent's hand.
     p_held = min(1.0, sum(opponent_sizes) / max(len(unseen), 1))

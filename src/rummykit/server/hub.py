@@ -32,8 +32,8 @@ from rummykit.bots.hints import ROLLOUTS, hint
 from rummykit.db.models import ActionRow, TableRow, TableSeatRow
 from rummykit.engine.actions import Action
 from rummykit.engine.match import Match
+from rummykit.engine.scoring import melded_points
 from rummykit.errors import IllegalActionError, NotationError, RulesError, RummyError, shown
-from rummykit.melds import laid_points
 from rummykit.names import printable_name
 from rummykit.rules import Rules
 from rummykit.server.bus import HEARTBEAT, Bus, LocalBus
@@ -1829,16 +1829,13 @@ class Hub:
     def _melded(table: Table, last: bool = False) -> list[int] | None:
         """Where melded cards score (rummy500): the points each seat has laid this deal
         (with ``last``, in the deal finished before it, which its summary shows)."""
-        rules = table.rules
-        if rules.scoring != "melded":
-            return None
         deal = table.match.deal
         if last:
             done = [d for d in table.match.finished[-2:] if d is not deal]
             if not done:
                 return None
             deal = done[-1]
-        return laid_points(deal.table, rules, table.players)
+        return melded_points(table.rules, deal.table, table.players)
 
     def connect(self, table: Table, seat: int, send: Send,
                 kick: Callable[[str], Awaitable[None]] | None = None) -> None:

@@ -6,6 +6,7 @@ import asyncio
 import re
 import sys
 from collections import Counter
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -25,8 +26,11 @@ from rummykit.session import (
     games_directory,
     last_moves,
     match_end_text,
+    match_summary,
     melded_points,
     pretty,
+    start_game,
+    store_match,
 )
 from rummykit.views import View
 from rummykit.words import plural
@@ -453,16 +457,12 @@ class RummyApp(App[int]):
             text.append(f"\nYou asked for {plural(self.hints, 'hint')} this deal.")
         self.hints = 0
         if match.is_over:
-            from rummykit.cli import match_summary
-
             text.append("\n\n" + "\n".join(match_summary(match)), style="bold")
         text.append("\n\nPress enter to go on.", style="dim")
         return text
 
     def finish(self) -> None:
         if self.stats_url is not None:
-            from rummykit.cli import store_match
-
             told, failed = store_match(self.game.match,
                                        [self.game.names[0], *self.game.levels], self.stats_url)
             if failed:
@@ -698,14 +698,14 @@ class RummyApp(App[int]):
 
 
 def run_app(*, rules: str, players: int, seed: int | None, name: str, bots: str | None,
-            save: str | None, resume: str | None, stats_url: str | None) -> int:
-    """Start (or resume) the game and run the app; the exit status."""
-    from rummykit.cli import start_game
-
+            save: str | None, resume: str | None, stats_url: str | None,
+            words: Callable[[BaseException], str] = str) -> int:
+    """Start (or resume) the game and run the app; the exit status. A game that cannot
+    start is said in one line, in ``words`` (the command line's: its flags)."""
     try:
         game = start_game(rules, players, seed, name, bots, save, resume)
     except (RulesError, ValueError) as err:
-        print(f"cannot start: {err}", file=sys.stderr)
+        print(f"cannot start: {words(err)}", file=sys.stderr)
         return 2
     app = RummyApp(game, stats_url=stats_url)
     try:
