@@ -18,10 +18,10 @@ from textual.widgets import Footer, Input, RichLog, Static
 
 from rummykit.cards import Card
 from rummykit.engine.actions import Action
-from rummykit.engine.scoring import describe_end
 from rummykit.errors import IllegalActionError, NotationError, RulesError
 from rummykit.session import (
     LocalGame,
+    deal_summary,
     describe,
     games_directory,
     last_moves,
@@ -407,6 +407,7 @@ class RummyApp(App[int]):
             self.order = []
             self.push_screen(Message(self.summary_text(index), kind="summary"),
                              callback=lambda _: self.after_summary())
+            self.hints = 0  # (the count is of one deal's hints)
             return
         if match.is_over:
             return
@@ -438,24 +439,18 @@ class RummyApp(App[int]):
         self.after_change()
 
     def summary_text(self, index: int) -> Text:
+        """The summary of the finished deal ``index``, with the hints asked for in it (it
+        changes nothing: :meth:`after_change` starts the next deal's count)."""
         match = self.game.match
-        deal = match.finished[index]
-        result = deal.result
-        assert result is not None
-        text = Text(f"Deal {index + 1} is over\n\n", style="bold")
-        if result.winner is None:
-            text.append(f"No one went out: {describe_end(result, match.rules, match.names)}.\n")
-        else:
-            who = "You" if result.winner == self.game.view().seat else match.names[result.winner]
-            text.append(f"{who} went out" + (" with a rummy!" if result.rummy else ".") + "\n")
-        for seat, hand in enumerate(deal.hands):
-            text.append(f"\n{match.names[seat]:<12} {result.points[seat]:+5d}   ")
-            text.append_text(cards_text([Card(c) for c in sorted(hand)]))
-        text.append("\n\nTotals: " + ", ".join(
-            f"{n} {t}" for n, t in zip(match.names, match.totals, strict=True)))
+        summary = deal_summary(match, index, self.game.view().seat)
+        text = Text(f"Deal {summary.number} is over\n\n", style="bold")
+        text.append(summary.headline + "\n")
+        for name, points, hand in summary.hands:
+            text.append(f"\n{name:<12} {points:+5d}   ")
+            text.append_text(cards_text([Card(c) for c in hand]))
+        text.append("\n\nTotals: " + ", ".join(f"{n} {t}" for n, t in summary.totals))
         if self.hints:
             text.append(f"\nYou asked for {plural(self.hints, 'hint')} this deal.")
-        self.hints = 0
         if match.is_over:
             text.append("\n\n" + "\n".join(match_summary(match)), style="bold")
         text.append("\n\nPress enter to go on.", style="dim")
