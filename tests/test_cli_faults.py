@@ -18,10 +18,10 @@ import pytest
 
 from rummykit import record
 from rummykit.bots import make_bot
-from rummykit.cli import _deal_summary, _show, match_summary, play
 from rummykit.engine.match import Match
+from rummykit.plain import _deal_summary, _show, play
 from rummykit.rules import preset
-from rummykit.session import LocalGame
+from rummykit.session import LocalGame, match_summary
 
 RUMMYKIT = Path(sys.executable).with_name("rummykit")
 

@@ -20,7 +20,8 @@ from rummykit import record
 from rummykit.bots import make_bot
 from rummykit.cards import CARDS
 from rummykit.cli import play
-from rummykit.cliutil import UsageError, atomic_write
+from rummykit.cliutil import atomic_write
+from rummykit.errors import OptionError
 from rummykit.session import LocalGame
 from test_cli_play import Player, Scripted, cards_in, last_line
 
@@ -179,7 +180,7 @@ def test_resume_by_the_command(tmp_path: Path) -> None:
 def test_resume_refuses_what_it_cannot_go_on_with(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text("{}")
-    with pytest.raises(UsageError, match="not a game to go on with"):
+    with pytest.raises(OptionError, match="not a game to go on with"):
         LocalGame.resume(str(bad), bots=None, save=None)
     over = tmp_path / "over.json"
     game = LocalGame.start(rules="one-deal", players=2, seed=1, name="You", bots="greedy",
@@ -190,7 +191,7 @@ def test_resume_refuses_what_it_cannot_go_on_with(tmp_path: Path) -> None:
             game.play_bot(game.bot_choice()[1])
         else:
             game.play(person.choose(game.view(), random.Random(0)))
-    with pytest.raises(UsageError, match="that match is over"):
+    with pytest.raises(OptionError, match="that match is over"):
         LocalGame.resume(str(over), bots=None, save=None)
 
 

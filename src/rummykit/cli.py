@@ -13,24 +13,17 @@ import os
 import socket
 import sys
 from collections.abc import Callable, Sequence
-from typing import TextIO
 
 from rummykit import record as records
 from rummykit.bots import BOTS
-from rummykit.bots.hints import hint
-from rummykit.cards import format_cards
-from rummykit.cliutil import HelpFormatter, UsageError, check_database
-from rummykit.engine.actions import Action
-from rummykit.engine.match import Match
+from rummykit.cliutil import HelpFormatter, UsageError, check_database, flag_words
 from rummykit.engine.scoring import describe_end
-from rummykit.engine.views import View
-from rummykit.errors import IllegalActionError, NotationError, RecordError, RulesError
+from rummykit.errors import OptionError, RecordError, RulesError
+from rummykit.plain import play
 from rummykit.rules import OPTION_HELP, PRESET_SOURCES, PRESET_SUMMARIES, PRESETS, Rules
 from rummykit.rules.options import option_text
 from rummykit.server.workers import allowed_hosts, listen, serve_workers, server_config
-from rummykit.session import PERSON, LocalGame, match_end_text
 from rummykit.sim.cli import add_commands
-from rummykit.words import plural
 
 __all__ = ["main"]
 
@@ -232,7 +225,7 @@ def _serve(args: argparse.Namespace) -> int:
         return 2
     try:
         check_database(args.db)
-    except UsageError as err:
+    except (UsageError, OptionError) as err:
         print(f"cannot serve: {err}", file=sys.stderr)
         return 2
     hosts = allowed_hosts(args.allowed_hosts, args.host)
@@ -319,11 +312,12 @@ def _rules(args: argparse.Namespace) -> int:
 
 # -- play ----------------------------------------------------------------------------
 
-HELP = """Actions (the record notation):
-  draw stock | draw pile | draw pile CARD (where any pile card may be taken)
-  meld 5H 6H 7H | layoff 8H 2 | layoff JK 2 low | discard KC | end
-Commands: ? lists your legal actions, hint (or h) gives the master bot's move for you and
-why, help shows this, quit stops (the game is saved with --save)."""
+PLAY_FLAGS = {"name": "--name", "bots": "--bots", "save": "--save", "resume": "--resume"}
+"""The flag of each option of a local game that a library error may name."""
+
+
+def _play_words(err: BaseException) -> str:
+    return flag_words(err, PLAY_FLAGS)
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -331,7 +325,7 @@ def _play(args: argparse.Namespace) -> int:
     if not args.no_stats:
         try:
             stats_url = check_database(args.db) if _has_stats() else ""
-        except UsageError as err:
+        except (UsageError, OptionError) as err:
             print(f"cannot start: {err}", file=sys.stderr)
             return 2
     if not args.plain and sys.stdin.isatty() and sys.stdout.isatty():
@@ -342,9 +336,10 @@ def _play(args: argparse.Namespace) -> int:
         else:
             return run_app(rules=args.rules, players=args.players, seed=args.seed,
                            name=args.name, bots=args.bots, save=args.save, resume=args.resume,
-                           stats_url=stats_url)
+                           stats_url=stats_url, words=_play_words)
     return play(args.rules, args.players, args.seed, args.name, args.bots, args.save,
-                sys.stdin, sys.stdout, stats_url=stats_url, resume=args.resume)
+                sys.stdin, sys.stdout, stats_url=stats_url, resume=args.resume,
+                words=_play_words)
 
 
 def _has_stats() -> bool:
@@ -353,193 +348,6 @@ def _has_stats() -> bool:
     except ImportError:
         return False
     return True
-
-
-def start_game(rules_text: str, players: int, seed: int | None, name: str, bots: str | None,
-               save: str | None, resume: str | None) -> LocalGame:
-    """The game ``rummykit play`` asked for: a new one or one resumed (errors raise)."""
-    if resume:
-        return LocalGame.resume(resume, bots=bots, save=save)
-    return LocalGame.start(rules=rules_text, players=players, seed=seed, name=name,
-                           bots=bots or "random", save=save)
-
-
-def play(
-    rules_text: str, players: int, seed: int | None, name: str, bots: str | None,
-    save: str | None, stdin: TextIO, stdout: TextIO, *, stats_url: str | None = None,
-    resume: str | None = None,
-) -> int:
-    """The terminal game's line interface: the person is seat 0, bots take the other seats.
-
-    With ``save`` the record is written after every action. A finished match is stored in
-    the statistics at ``stats_url`` ("" for the default database, None for none)."""
-    def say(text: str = "") -> None:
-        print(text, file=stdout, flush=True)
-
-    try:
-        game = start_game(rules_text, players, seed, name, bots, save, resume)
-    except (RulesError, RecordError, ValueError) as err:
-        say(f"cannot start: {err}")
-        return 2
-    match = game.match
-    # The seed would let the person work out every hand: it is told when the game stops.
-    say(f"rummykit: {match.rules}, {plural(match.players, 'player')}. Type 'help' for the "
-        "notation.")
-    if resume:
-        say(f"Going on with the game saved in {resume}.")
-    finished = False
-    interrupted = False
-    try:
-        finished = _play_loop(game, stdin, stdout, say)
-    except KeyboardInterrupt:
-        # Ctrl-C (at the prompt or while a bot thinks) stops the game as 'quit' does:
-        # the record is saved (it was, after the last action) and the seed told.
-        interrupted = True
-        say("")
-    match = game.match
-    if finished:
-        for line in match_summary(match):
-            say(line)
-    else:
-        say("Game stopped before its end.")
-    say(f"(The shuffles came from seed {game.seed}.)")
-    problem = None
-    if finished and stats_url is not None:
-        told, failed = store_match(match, [match.names[0], *game.levels], stats_url)
-        if failed:
-            problem = told
-        else:
-            say(told)
-    if not finished or problem is not None or game.save is not None:
-        # A match left before its end, or one the statistics could not take, is kept.
-        say(game.keep())
-    if problem is not None:
-        print(problem, file=sys.stderr)
-        return 2
-    return 130 if interrupted else 0
-
-
-def match_summary(match: Match) -> list[str]:
-    """How a finished match ended, in a few lines."""
-    winner = match.winner
-    lines = ["Match over. " + ", ".join(
-        f"{n} {t}" for n, t in zip(match.names, match.totals, strict=True))]
-    lines.append(match_end_text(match.rules, match.players, match.end))
-    lines.append(f"Winner: {match.names[winner]}" if winner is not None else "No single winner.")
-    settlement = match.settlement()
-    if settlement is not None:
-        lines.append("Settlement (the winner collects the differences): " + ", ".join(
-            f"{n} {p:+d}" for n, p in zip(match.names, settlement, strict=True)))
-    return lines
-
-
-def _play_loop(game: LocalGame, stdin: TextIO, stdout: TextIO,
-               say: Callable[[str], None]) -> bool:
-    """Play until the match ends (True) or the person stops (False)."""
-    seen_deals = len(game.match.finished)
-    while True:
-        match = game.match
-        if len(match.finished) > seen_deals:
-            _deal_summary(match, seen_deals, say)
-            seen_deals = len(match.finished)
-        if match.is_over:
-            return True
-        if game.bot_to_move:
-            seat, action = game.bot_choice()
-            game.play_bot(action)
-            say(f"{match.names[seat]}: {action}")
-            continue
-        v = game.view()
-        _show(v, say)
-        try:
-            line = _ask(stdin, stdout)
-        except EOFError:
-            return False
-        if line is None:
-            return False
-        if not line:
-            continue
-        if line in ("?", "legal"):
-            say("Legal: " + " | ".join(str(a) for a in v.legal_actions))
-            continue
-        if line == "help":
-            say(HELP)
-            continue
-        if line in ("h", "hint"):
-            say("Hint: " + hint(v).reason)  # (seeded by the position: asked again, the same)
-            continue
-        try:
-            game.play(Action.parse(line))
-        except (NotationError, IllegalActionError) as err:
-            say(f"Not allowed: {err}")
-
-
-def store_match(match: Match, players: list[str], url: str) -> tuple[str, bool]:
-    """Store a finished match in the statistics at ``url`` ("" for the default database):
-    what to tell the person in one line, and whether it failed (a database that cannot be
-    opened or written; a missing extra is said, not a failure)."""
-    try:
-        from sqlalchemy.exc import DatabaseError
-
-        from rummykit.stats import Store, StoreError, database_problem, shown_url
-    except ImportError:
-        return "Statistics not stored: install rummykit[sim] for the statistics store.", False
-    try:
-        store = Store.open(url or None)
-    except StoreError as err:
-        return f"Statistics not stored: {err}", True
-    try:
-        store.add_match(match, ["person"] + ["bot"] * (len(players) - 1), names=players,
-                        source="play", record=records.dumps(records.from_match(match)))
-    except DatabaseError as err:
-        return (f"Statistics not stored: cannot write to the database "
-                f"{shown_url(str(store.engine.url))}: {database_problem(err)}"), True
-    finally:
-        store.close()
-    return "Match stored in the statistics (rummykit stats).", False
-
-
-def _ask(stdin: TextIO, stdout: TextIO) -> str | None:
-    print("> ", end="", file=stdout, flush=True)
-    line = stdin.readline()
-    if not line:
-        return None
-    text = line.strip()
-    if text.lower() in ("quit", "exit"):
-        return None
-    return text
-
-
-def _show(v: View, say: Callable[[str], None]) -> None:
-    say("")
-    say(f"Deal {v.deal_number}: " + ", ".join(
-        f"{n} {t} ({plural(k, 'card')})"
-        for n, t, k in zip(v.names, v.totals, v.hand_sizes, strict=True)))
-    for meld in v.table:
-        say(f"  meld {meld.number}: {format_cards(meld.cards)}   by {v.names[meld.owner]}")
-    pile = format_cards(v.pile) if v.pile else "(empty)"
-    say(f"  stock {v.stock_size}, pile {pile}")
-    say(f"Your hand: {format_cards(v.hand)}")
-    if v.must_use is not None:
-        say(f"You must meld or lay off {v.must_use} this turn.")
-    say("Draw: 'draw stock' or 'draw pile'." if v.phase == "draw"
-        else "Meld, lay off, or discard to end your turn.")
-
-
-def _deal_summary(match: Match, index: int, say: Callable[[str], None]) -> None:
-    deal = match.finished[index]
-    result = deal.result
-    assert result is not None
-    if result.winner is None:
-        say(f"Deal {index + 1} ends with no one out: "
-            f"{describe_end(result, match.rules, match.names)}.")
-    else:
-        # The person (seat 0) is "you", whatever name they gave.
-        who = "You go" if result.winner == PERSON else f"{match.names[result.winner]} goes"
-        say(f"Deal {index + 1}: {who} out" + (" with a rummy!" if result.rummy else "."))
-    for seat, hand in enumerate(deal.hands):
-        say(f"  {match.names[seat]}: {format_cards(sorted(hand)) or '-'}  "
-            f"{result.points[seat]:+d}")
 
 
 if __name__ == "__main__":

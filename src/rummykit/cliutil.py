@@ -2,7 +2,9 @@
 write (made before any work starts, so a typo never costs a finished game or ladder) and
 atomic writes.
 
-A check raises :class:`UsageError` with one line for the person; nothing is written.
+A check raises :class:`UsageError` with one line for the person, or an
+:class:`~rummykit.errors.OptionError` naming the option that gave the path (what
+:func:`flag_words` turns into the flag's words); nothing is written.
 """
 
 from __future__ import annotations
@@ -10,12 +12,14 @@ from __future__ import annotations
 import argparse
 import os
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 
+from rummykit.errors import OptionError
 from rummykit.words import plural
 
 __all__ = ["HelpFormatter", "UsageError", "atomic_write", "check_database", "check_dir",
-           "check_file", "check_sqlite_file", "make_dir"]
+           "check_file", "check_sqlite_file", "flag_words", "make_dir"]
 
 
 class UsageError(ValueError):
@@ -37,37 +41,37 @@ class HelpFormatter(argparse.HelpFormatter):
 
 
 def check_file(path: str, what: str) -> Path:
-    """``path`` as a file this command may write (``what`` names the option in the error):
-    not a directory, in a directory that exists (none is made for it) and where a file can
-    really be made (a probe file, made and removed: ``os.access`` says yes to root even
-    on ``/proc``)."""
+    """``path`` as a file this command may write, or an :class:`OptionError` of ``what``
+    (the option that named it): not a directory, in a directory that exists (none is made
+    for it) and where a file can really be made (a probe file, made and removed:
+    ``os.access`` says yes to root even on ``/proc``)."""
     target = Path(path)
     if not path.strip():
-        raise UsageError(f"{what} needs a file name")
+        raise OptionError(what, "needs a file name")
     if target.is_dir():
-        raise UsageError(f"{what} {path}: is a directory, not a file")
+        raise OptionError(what, f"{path}: is a directory, not a file")
     if target.exists() and not target.is_file():
-        raise UsageError(f"{what} {path}: is not a regular file")
+        raise OptionError(what, f"{path}: is not a regular file")
     parent = target.parent
     if not parent.is_dir():
-        raise UsageError(f"{what} {path}: there is no directory {parent}")
+        raise OptionError(what, f"{path}: there is no directory {parent}")
     if target.exists() and not os.access(target, os.W_OK):
-        raise UsageError(f"{what} {path}: not writable")
-    _probe(parent, f"{what} {path}")
+        raise OptionError(what, f"{path}: not writable")
+    _probe(parent, what, path)
     return target
 
 
 def check_dir(path: str, what: str) -> tuple[Path, str]:
     """``path`` as a directory this command may fill, and what it will do there in words
     (made if missing, or written into with the files already there). Only the last level
-    is made: the directory above it must exist."""
+    is made: the directory above it must exist. A problem is an :class:`OptionError`."""
     target = Path(path)
     if not path.strip():
-        raise UsageError(f"{what} needs a directory name")
+        raise OptionError(what, "needs a directory name")
     if target.exists() and not target.is_dir():
-        raise UsageError(f"{what} {path}: is a file, not a directory")
+        raise OptionError(what, f"{path}: is a file, not a directory")
     if target.is_dir():
-        _probe(target, f"{what} {path}")
+        _probe(target, what, path)
         count = sum(1 for _ in target.iterdir())
         if count:
             return target, (f"records go into {path}, which holds {plural(count, 'file')} "
@@ -76,9 +80,9 @@ def check_dir(path: str, what: str) -> tuple[Path, str]:
         return target, f"records go into {path} (empty)"
     parent = target.parent
     if not parent.is_dir():
-        raise UsageError(f"{what} {path}: there is no directory {parent} (only {target.name} "
-                         "is made)")
-    _probe(parent, f"{what} {path}")
+        raise OptionError(what, f"{path}: there is no directory {parent} (only "
+                          f"{target.name} is made)")
+    _probe(parent, what, path)
     return target, f"records go into {path} (made now)"
 
 
@@ -87,18 +91,26 @@ def make_dir(target: Path, what: str) -> None:
     try:
         target.mkdir(exist_ok=True)
     except OSError as err:
-        raise UsageError(f"{what} {target}: cannot make it: {err.strerror or err}") from None
+        raise OptionError(what, f"{target}: cannot make it: {err.strerror or err}") from None
 
 
-def _probe(directory: Path, what: str) -> None:
-    """Raise a UsageError unless a file can be made in ``directory``."""
+def _probe(directory: Path, what: str, path: str) -> None:
+    """Raise an OptionError of ``what`` unless a file can be made in ``directory``."""
     try:
         fd, temp = tempfile.mkstemp(prefix=".rummykit-probe-", dir=directory)
     except OSError as err:
-        raise UsageError(f"{what}: cannot write in {directory}: {err.strerror or err}"
-                         ) from None
+        raise OptionError(what, f"{path}: cannot write in {directory}: "
+                          f"{err.strerror or err}") from None
     os.close(fd)
     Path(temp).unlink(missing_ok=True)
+
+
+def flag_words(err: BaseException, flags: Mapping[str, str]) -> str:
+    """An error as the command line says it: an :class:`OptionError` of an option the
+    command has a flag for, with the flag's name (``name ...`` -> ``--name ...``)."""
+    if isinstance(err, OptionError) and err.option in flags:
+        return f"{flags[err.option]} {err.problem}"
+    return str(err)
 
 
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -133,7 +145,7 @@ def check_database(url: str | None) -> str:
                 existing = existing.parent
             if not existing.is_dir():
                 raise UsageError(f"--db {found}: cannot make {name} in {existing}")
-            _probe(existing, f"--db {found}")
+            _probe(existing, "--db", found)
         else:
             check_file(name, "--db")
     return found

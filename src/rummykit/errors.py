@@ -16,10 +16,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Literal, get_args
 
+from rummykit.limits import NAME_LENGTH
+
 __all__ = [
     "REFUSALS",
+    "SHOWN_LENGTH",
     "IllegalActionError",
     "NotationError",
+    "OptionError",
     "RecordError",
     "RefusalCode",
     "RulesError",
@@ -45,17 +49,35 @@ class RecordError(RummyError):
     """A game record that is not valid (its format, not its play)."""
 
 
+class OptionError(RummyError):
+    """A value one of a function's options cannot take: ``option`` is the option's name
+    (the keyword argument: ``name``, ``bots``, ``save``, ``resume``, ``workers``) and
+    ``problem`` says why; the message is both (``name takes a name of 1 to 40
+    characters``). A front end that knows the option by another name (the command line's
+    ``--name``) writes ``problem`` after its own."""
+
+    def __init__(self, option: str, problem: str) -> None:
+        super().__init__(f"{option} {problem}")
+        self.option = option
+        self.problem = problem
+
+
+SHOWN_LENGTH = NAME_LENGTH + 2
+"""The longest value an error message shows whole: any name a person may have, with its
+quotes (a longer value is cut, with "...")."""
+
+
 def shown(value: object) -> str:
-    """A value as an error message shows it: 40 characters at most, and something for any
-    value (Python prints no number of thousands of digits, nor a list nested a thousand
-    deep), so that reporting bad input never fails itself."""
+    """A value as an error message shows it: :data:`SHOWN_LENGTH` characters at most, and
+    something for any value (Python prints no number of thousands of digits, nor a list
+    nested a thousand deep), so that reporting bad input never fails itself."""
     try:
         text = repr(value)
     except (ValueError, RecursionError):
         kind = "list" if isinstance(value, list) else "object" if isinstance(value, dict) else (
             "number")
         return f"<a {kind} too large to print>"
-    return text if len(text) <= 40 else text[:37] + "..."
+    return text if len(text) <= SHOWN_LENGTH else text[:SHOWN_LENGTH - 3] + "..."
 
 
 RefusalCode = Literal[

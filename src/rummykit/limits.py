@@ -20,12 +20,18 @@ __all__ = [
     "PLAYERS",
     "RULES_LENGTH",
     "SEED_LIMIT",
+    "STORED_NAME_LENGTH",
     "TIMER_RANGE",
     "TOKEN_LENGTH",
 ]
 
 NAME_LENGTH = 40
 """The longest player's name, in characters (at least one that is not a space)."""
+
+STORED_NAME_LENGTH = 80
+"""The longest name the statistics store keeps for a seat (its database column's width): a
+person's name (:data:`NAME_LENGTH`) or a computer player as the command line names it,
+options and all (``master(think=0.5,rollouts=200,margin=1)``), which may be longer."""
 
 RULES_LENGTH = 400
 """The longest rules text (``preset`` or ``preset(option=value, ...)``) a table stores."""

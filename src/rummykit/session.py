@@ -1,5 +1,7 @@
 """One person against computer players on this machine: what ``rummykit play`` drives,
-in the line interface and in the terminal app alike.
+in the line interface (:mod:`rummykit.plain`) and in the terminal app
+(:mod:`rummykit.tui`) alike. Both front ends start a game, tell a deal's and a match's end
+and store a finished match through this module; neither imports the other.
 
 The person sits at seat 0 and sees only seat 0's view; bots take the other seats. With a
 save file the record is written after every action, atomically (a temporary file renamed
@@ -22,16 +24,19 @@ from rummykit.bots import BOTS, Bot, make_bot, seat_levels
 from rummykit.bots.master import MasterBot
 from rummykit.cards import CARDS, Card
 from rummykit.cliutil import UsageError, atomic_write, check_file
+from rummykit.engine import scoring
 from rummykit.engine.actions import Action
 from rummykit.engine.match import Match
-from rummykit.engine.melds import laid_points
+from rummykit.engine.scoring import describe_end
 from rummykit.engine.views import View, view
-from rummykit.errors import RecordError, RulesError
+from rummykit.errors import OptionError, RecordError
+from rummykit.limits import NAME_LENGTH
 from rummykit.names import printable_name
 from rummykit.rules import Rules
 from rummykit.words import plural
 
-__all__ = ["LocalGame", "games_directory", "last_moves", "match_end_text", "melded_points"]
+__all__ = ["DealSummary", "LocalGame", "deal_summary", "games_directory", "last_moves",
+           "match_end_text", "match_summary", "melded_points", "start_game", "store_match"]
 
 PERSON = 0
 """The person's seat."""
@@ -69,12 +74,13 @@ class LocalGame:
     @classmethod
     def start(cls, *, rules: str, players: int, seed: int | None, name: str, bots: str,
               save: str | None) -> LocalGame:
-        """A new match; bad input is a UsageError (or a RulesError) and nothing is written."""
+        """A new match; bad input is an :class:`OptionError` (a RulesError for the rules)
+        and nothing is written."""
         check_name(name)
         parsed = Rules.parse(rules)
         parsed.check_players(players)
         levels = seat_levels(bots, players - 1)
-        target = check_file(save, "--save") if save else None
+        target = check_file(save, "save") if save else None
         if seed is None:
             seed = random.SystemRandom().randrange(1 << 31)
         names = [name] + [f"{make_bot(level).name.capitalize()} {i}"
@@ -92,12 +98,12 @@ class LocalGame:
             rec = records.load(path)
             outcome = records.replay(rec)
         except OSError as err:
-            raise UsageError(f"--resume {path}: {err.strerror or err}") from None
+            raise OptionError("resume", f"{path}: {err.strerror or err}") from None
         except (RecordError, records.ReplayError) as err:
-            raise UsageError(f"--resume {path}: not a game to go on with: {err}") from None
+            raise OptionError("resume", f"{path}: not a game to go on with: {err}") from None
         match = outcome.match
         if match.is_over:
-            raise UsageError(f"--resume {path}: that match is over")
+            raise OptionError("resume", f"{path}: that match is over")
         match.auto_deal = True
         if match.deal.is_over:
             match.start_next_deal()
@@ -107,7 +113,7 @@ class LocalGame:
         else:
             levels = [found.group(1).lower() if (found := _BOT_NAME.match(n)) else "random"
                       for n in match.names[1:]]
-        target = check_file(save or path, "--save")
+        target = check_file(save or path, "save")
         game = cls(match, levels, rec.seed or 0, target)
         game.write()
         return game
@@ -200,6 +206,89 @@ class LocalGame:
                 "on with it)")
 
 
+def start_game(rules_text: str, players: int, seed: int | None, name: str, bots: str | None,
+               save: str | None, resume: str | None) -> LocalGame:
+    """The game ``rummykit play`` asked for: a new one, or the one saved at ``resume``
+    (bad input raises, an :class:`OptionError` naming the option where it is one)."""
+    if resume:
+        return LocalGame.resume(resume, bots=bots, save=save)
+    return LocalGame.start(rules=rules_text, players=players, seed=seed, name=name,
+                           bots=bots or "random", save=save)
+
+
+@dataclass(frozen=True)
+class DealSummary:
+    """How a finished deal ended, as both front ends tell it."""
+
+    number: int
+    """The deal's number, from 1."""
+    headline: str
+    """One line: "Deal 2: You go out with a rummy!", "Deal 3 ends with no one out: the
+    stock ran out and the pile may not be turned over again."."""
+    hands: list[tuple[str, int, list[int]]]
+    """Each seat's name, what the deal added to its total, and the cards left in its hand
+    (sorted)."""
+    totals: list[tuple[str, int]]
+    """Each seat's name and total after the deal."""
+
+
+def deal_summary(match: Match, index: int, seat: int = PERSON) -> DealSummary:
+    """The summary of the finished deal ``index`` (from 0); ``seat`` (the person) is
+    "You" in it, whatever name was given. The totals are the match's as it stands."""
+    deal = match.finished[index]
+    result = deal.result
+    assert result is not None
+    names = match.names
+    if result.winner is None:
+        headline = (f"Deal {index + 1} ends with no one out: "
+                    f"{describe_end(result, match.rules, names)}.")
+    else:
+        who = "You go" if result.winner == seat else f"{names[result.winner]} goes"
+        headline = f"Deal {index + 1}: {who} out" + (" with a rummy!" if result.rummy else ".")
+    hands = [(names[s], result.points[s], sorted(hand)) for s, hand in enumerate(deal.hands)]
+    return DealSummary(index + 1, headline, hands,
+                       list(zip(names, match.totals, strict=True)))
+
+
+def match_summary(match: Match) -> list[str]:
+    """How a finished match ended, in a few lines."""
+    winner = match.winner
+    lines = ["Match over. " + ", ".join(
+        f"{n} {t}" for n, t in zip(match.names, match.totals, strict=True))]
+    lines.append(match_end_text(match.rules, match.players, match.end))
+    lines.append(f"Winner: {match.names[winner]}" if winner is not None else "No single winner.")
+    settlement = match.settlement()
+    if settlement is not None:
+        lines.append("Settlement (the winner collects the differences): " + ", ".join(
+            f"{n} {p:+d}" for n, p in zip(match.names, settlement, strict=True)))
+    return lines
+
+
+def store_match(match: Match, players: list[str], url: str) -> tuple[str, bool]:
+    """Store a finished match in the statistics at ``url`` ("" for the default database):
+    what to tell the person in one line, and whether it failed (a database that cannot be
+    opened or written; a missing extra is said, not a failure)."""
+    try:
+        from sqlalchemy.exc import DatabaseError
+
+        from rummykit.stats import Store, StoreError, database_problem, shown_url
+    except ImportError:
+        return "Statistics not stored: install rummykit[sim] for the statistics store.", False
+    try:
+        store = Store.open(url or None)
+    except StoreError as err:
+        return f"Statistics not stored: {err}", True
+    try:
+        store.add_match(match, ["person"] + ["bot"] * (len(players) - 1), names=players,
+                        source="play", record=records.dumps(records.from_match(match)))
+    except DatabaseError as err:
+        return (f"Statistics not stored: cannot write to the database "
+                f"{shown_url(str(store.engine.url))}: {database_problem(err)}"), True
+    finally:
+        store.close()
+    return "Match stored in the statistics (rummykit stats).", False
+
+
 def games_directory() -> Path:
     """Where a game played without ``--save`` is kept when it must be: ``games/`` in the
     user's data directory (beside the default statistics database)."""
@@ -212,11 +301,12 @@ def games_directory() -> Path:
 
 
 def check_name(name: str) -> None:
-    if not name.strip() or len(name) > 40:
-        raise RulesError("--name takes a name of 1 to 40 characters")
+    """Raise :class:`OptionError` (of ``name``) unless ``name`` is a person's name."""
+    if not name.strip() or len(name) > NAME_LENGTH:
+        raise OptionError("name", f"takes a name of 1 to {NAME_LENGTH} characters")
     if not printable_name(name):
-        raise RulesError("--name may hold letters, digits, spaces and punctuation, not "
-                         "control, invisible or direction-changing characters")
+        raise OptionError("name", "may hold letters, digits, spaces and punctuation, not "
+                          "control, invisible or direction-changing characters")
 
 
 def match_end_text(rules: Rules, players: int, end: str | None) -> str:
@@ -303,7 +393,4 @@ def pretty(card: Card | int) -> str:
 
 def melded_points(v: View) -> list[int] | None:
     """Where melded cards score (rummy500): the points each seat has laid this deal."""
-    if v.rules.scoring != "melded":
-        return None
-
-    return laid_points(v.melds, v.rules, len(v.names))
+    return scoring.melded_points(v.rules, v.melds, len(v.names))

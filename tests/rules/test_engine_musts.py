@@ -13,11 +13,12 @@ import pytest
 
 from rummykit import record as records
 from rummykit.cards import parse_cards
-from rummykit.cli import _deal_summary, main
+from rummykit.cli import main
 from rummykit.engine import Action, Deal, Match
 from rummykit.engine.melds import find_melds, make_meld
 from rummykit.engine.views import view
 from rummykit.errors import IllegalActionError
+from rummykit.plain import _deal_summary
 from rummykit.rules import preset
 
 from ._build_variants import deal, play, snapshot

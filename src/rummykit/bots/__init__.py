@@ -16,7 +16,7 @@ from typing import Protocol
 
 from rummykit.engine.actions import Action
 from rummykit.engine.views import View
-from rummykit.errors import shown
+from rummykit.errors import OptionError, shown
 from rummykit.words import plural
 
 __all__ = ["BOTS", "LEVELS", "Bot", "make_bot", "parse_bot", "same_bot_key", "seat_levels",
@@ -42,21 +42,22 @@ def split_bots(text: str, *, keep_empty: bool = False) -> list[str]:
 
 
 def seat_levels(text: str, seats: int) -> list[str]:
-    """The bot of each of ``seats`` seats from a comma list (``--bots`` of ``play`` and
-    ``simulate`` alike): one bot per seat, or fewer and the last fills the seats left.
+    """The bot of each of ``seats`` seats from a comma list (the ``bots`` of a local game
+    and of a simulation alike): one bot per seat, or fewer and the last fills the seats left.
 
-    An empty name, more bots than seats or a bot that does not parse is a ValueError.
+    An empty name or more bots than seats is an :class:`~rummykit.errors.OptionError` of
+    ``bots``; a bot that does not parse is a ValueError.
 
     >>> seat_levels("expert,random", 3)
     ['expert', 'random', 'random']
     """
     names = _split_keeping_empty(text)
     if any(not name for name in names):
-        raise ValueError(f"--bots {shown(text)}: a bot name is empty; name a level "
-                         f"({', '.join(BOTS)}) for each seat, with commas between")
+        raise OptionError("bots", f"{shown(text)}: a bot name is empty; name a level "
+                          f"({', '.join(BOTS)}) for each seat, with commas between")
     if len(names) > seats:
-        raise ValueError(f"--bots names {plural(len(names), 'bot')} for "
-                         f"{plural(seats, 'seat')}")
+        raise OptionError("bots", f"names {plural(len(names), 'bot')} for "
+                          f"{plural(seats, 'seat')}")
     for name in names:
         parse_bot(name)
     return names + [names[-1]] * (seats - len(names))

@@ -33,6 +33,7 @@ from rummykit.engine.melds import (
     outs_in_masks,
     without,
 )
+from rummykit.engine.scoring import points_against
 from rummykit.engine.views import View
 from rummykit.rules import Rules
 
@@ -242,7 +243,7 @@ def discard_costs(
     inference calls it too, to judge how likely an opponent's discard was.
     """
     if weights is None:
-        weights = PENALTY_WEIGHTS if rules.scoring == "penalty" else WEIGHTS
+        weights = PENALTY_WEIGHTS if points_against(rules) else WEIGHTS
     opponents_close = any(size <= weights.close for size in opponent_sizes)
     # The chance that one given unseen card is in some opponent's hand.
     p_held = min(1.0, sum(opponent_sizes) / max(len(unseen), 1))

@@ -39,6 +39,7 @@ from rummykit.bots.inference import sample_worlds
 from rummykit.bots.rollout import play_out
 from rummykit.engine.actions import Action
 from rummykit.engine.deal import Deal
+from rummykit.engine.scoring import worth
 from rummykit.engine.views import View
 
 __all__ = ["MasterBot", "Search"]
@@ -266,12 +267,11 @@ def _utility(deal: Deal, seat: int, win: float = 0.0) -> float:
     result = deal.result
     if result is None:
         return 0.0
-    others = [p for s, p in enumerate(result.points) if s != seat and deal.active[s]]
-    mine = result.points[seat]
-    if deal.rules.scoring == "penalty":
-        mine = -mine
-        others = [-p for p in others]
-    worth = mine - (sum(others) / len(others) if others else 0.0)
+    rules = deal.rules
+    others = [worth(rules, p) for s, p in enumerate(result.points)
+              if s != seat and deal.active[s]]
+    mine = worth(rules, result.points[seat])
+    value = mine - (sum(others) / len(others) if others else 0.0)
     if win and result.winner is not None:
-        worth += win if result.winner == seat else -win / max(1, len(others))
-    return worth
+        value += win if result.winner == seat else -win / max(1, len(others))
+    return value

@@ -33,6 +33,7 @@ from rummykit.cards import JOKER_CODE
 from rummykit.engine.actions import DRAW_PILE, DRAW_STOCK, END, Action
 from rummykit.engine.deal import Deal
 from rummykit.engine.melds import Meld, card_points, find_melds, fit_mask, outs_in_masks
+from rummykit.engine.scoring import points_against
 from rummykit.rules import Rules
 
 __all__ = ["MAX_ROLLOUT_ACTIONS", "fast_action", "play_out"]
@@ -87,7 +88,7 @@ def fast_action(deal: Deal, rng: random.Random) -> Action:
     pool = loose or [c for c in distinct if c not in (taken, JOKER_CODE)]
     # The expert's weighing of a discard (its points against its outs), which the
     # opponent in a search is most often modelled as.
-    weights = PENALTY_WEIGHTS if rules.scoring == "penalty" else WEIGHTS
+    weights = PENALTY_WEIGHTS if points_against(rules) else WEIGHTS
     close = any(len(h) <= weights.close for s, h in enumerate(deal.hands)
                 if s != seat and deal.active[s])
     scale, keep = (weights.close_points, weights.close_keep) if close else (1.0, weights.keep)

@@ -14,7 +14,7 @@ from typing import Literal
 from rummykit.engine.actions import Action
 from rummykit.engine.deal import Deal
 from rummykit.engine.layout import Layout, below, dealer_rng
-from rummykit.engine.scoring import DealResult
+from rummykit.engine.scoring import DealResult, worth
 from rummykit.errors import IllegalActionError, RulesError
 from rummykit.rules import Rules
 
@@ -175,8 +175,9 @@ class Match:
                 if any(reached(t) for t in self.totals):
                     why = "target"
                 if why is not None:
-                    best = max(self.totals)
-                    leaders = [s for s, t in enumerate(self.totals) if t == best]
+                    # (where points count against a player, the lowest total is the best)
+                    best = max(worth(rules, t) for t in self.totals)
+                    leaders = [s for s, t in enumerate(self.totals) if worth(rules, t) == best]
                     self._end(leaders[0] if len(leaders) == 1 else None, why)
 
     def _end(self, winner: int | None, why: MatchEnd) -> None:

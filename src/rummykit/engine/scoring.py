@@ -8,18 +8,55 @@
   in a stalemate).
 
 Going rummy multiplies the losers' hand points by ``rummy_multiplier``.
+
+Where the scoring is ``penalty`` a player's points count against him: the lowest total is
+the best. :func:`worth` is the one place that says so; the match's end, the computer
+players, the learning environment, the ladder and the statistics all ask it (or
+:data:`POINTS_AGAINST`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal, get_args
+from typing import Literal, TypeVar, get_args
 
 from rummykit.engine.melds import Meld, hand_points, laid_points
 from rummykit.rules import Rules
 
-__all__ = ["ENDINGS", "DealEnd", "DealResult", "deal_points", "describe_end"]
+__all__ = ["ENDINGS", "POINTS_AGAINST", "DealEnd", "DealResult", "deal_points", "describe_end",
+           "melded_points", "points_against", "worth"]
+
+POINTS_AGAINST: frozenset[str] = frozenset({"penalty"})
+"""The scorings whose points count against the player who takes them (the lowest total is
+the best). The statistics' SQL reads it to pick each player's best total."""
+
+Points = TypeVar("Points", int, float)
+
+
+def points_against(rules: Rules) -> bool:
+    """Whether a player's points count against him under these rules (``penalty``)."""
+    return rules.scoring in POINTS_AGAINST
+
+
+def worth(rules: Rules, points: Points) -> Points:
+    """What ``points`` (a deal's, a total, a difference) are worth to the player who has
+    them, where more is always better: the points themselves, or their negative where
+    they count against him.
+
+    >>> from rummykit.rules import preset
+    >>> worth(preset("classic"), 25), worth(preset("ramino"), 25)
+    (25, -25)
+    """
+    return -points if points_against(rules) else points
+
+
+def melded_points(rules: Rules, table: Sequence[Meld], players: int) -> list[int] | None:
+    """Where melded cards score (``melded``, rummy500): the points each player has laid on
+    ``table`` this deal; None in other scoring."""
+    if rules.scoring != "melded":
+        return None
+    return laid_points(table, rules, players)
 
 DealEnd = Literal["out", "turn-overs", "refills", "declined", "repetition"]
 """Why a deal ended: a player went out; the stock ran out once the pile could no longer be

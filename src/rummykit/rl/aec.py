@@ -29,6 +29,7 @@ from rummykit.cards import format_cards
 from rummykit.engine.actions import Action
 from rummykit.engine.deal import Deal
 from rummykit.engine.match import Match
+from rummykit.engine.scoring import worth
 from rummykit.engine.views import view
 from rummykit.errors import IllegalActionError
 from rummykit.rl.actions import LAY_MELD, MELD_CARD, ActionCodec, MeldChoice
@@ -71,8 +72,7 @@ def deal_rewards(deal: Deal, kind: RewardKind, scale: float) -> list[float]:
     result = deal.result
     if result is None:
         raise ValueError("the deal is not over")
-    sign = -1.0 if deal.rules.scoring == "penalty" else 1.0
-    scores = [sign * p for p in result.points]
+    scores = [worth(deal.rules, float(p)) for p in result.points]
     seats = [s for s in range(deal.players) if deal.active[s]]
     out = [0.0] * deal.players
     if kind == "points":

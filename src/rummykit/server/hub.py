@@ -32,7 +32,7 @@ from rummykit.bots.hints import ROLLOUTS, hint
 from rummykit.db.models import ActionRow, TableRow, TableSeatRow
 from rummykit.engine.actions import Action
 from rummykit.engine.match import Match
-from rummykit.engine.melds import laid_points
+from rummykit.engine.scoring import melded_points
 from rummykit.engine.views import public_view, view
 from rummykit.errors import IllegalActionError, NotationError, RulesError, RummyError, shown
 from rummykit.names import printable_name
@@ -1762,7 +1762,7 @@ class Hub:
 
     def state_for(self, table: Table, seat: int | None) -> dict[str, Any]:
         """Everything seat ``seat`` may see, with the table's public facts; for a
-        spectator (``seat`` None), the public view (:func:`rummykit.views.public_view`)."""
+        spectator (``seat`` None), the public view (:func:`rummykit.engine.views.public_view`)."""
         # The page shows the recent actions; the whole history stays in the record.
         v = (view(table.match, seat, recent=HISTORY_SENT).to_json() if seat is not None
              else public_view(table.match, recent=HISTORY_SENT))
@@ -1829,16 +1829,13 @@ class Hub:
     def _melded(table: Table, last: bool = False) -> list[int] | None:
         """Where melded cards score (rummy500): the points each seat has laid this deal
         (with ``last``, in the deal finished before it, which its summary shows)."""
-        rules = table.rules
-        if rules.scoring != "melded":
-            return None
         deal = table.match.deal
         if last:
             done = [d for d in table.match.finished[-2:] if d is not deal]
             if not done:
                 return None
             deal = done[-1]
-        return laid_points(deal.table, rules, table.players)
+        return melded_points(table.rules, deal.table, table.players)
 
     def connect(self, table: Table, seat: int, send: Send,
                 kick: Callable[[str], Awaitable[None]] | None = None) -> None:

@@ -20,6 +20,7 @@ from multiprocessing.pool import AsyncResult
 from typing import Any
 
 from rummykit.bots import parse_bot
+from rummykit.errors import OptionError
 from rummykit.rules import Rules
 from rummykit.sim.report import BotResult, Estimate, Report, Tally
 from rummykit.sim.runner import Config, Job, Outcome, play_job
@@ -70,9 +71,10 @@ def check(config: Config) -> None:
 
 
 def check_workers(workers: int) -> None:
-    """Raise ValueError unless ``workers`` is a number of processes to play on."""
+    """Raise an :class:`~rummykit.errors.OptionError` (of ``workers``) unless ``workers``
+    is a number of processes to play on."""
     if not 1 <= workers <= 1024:
-        raise ValueError(f"--workers takes 1 to 1024 processes, not {workers}")
+        raise OptionError("workers", f"takes 1 to 1024 processes, not {workers}")
 
 
 def _play_chunk(config: Config, jobs: Sequence[Job]) -> list[Outcome]:

@@ -15,10 +15,11 @@ from rummykit.cliutil import (
     check_database,
     check_dir,
     check_file,
+    flag_words,
     make_dir,
 )
 from rummykit.engine.deal import DealResult
-from rummykit.errors import RummyError
+from rummykit.errors import OptionError, RummyError
 from rummykit.names import shown_name
 from rummykit.rules import Rules
 from rummykit.sim import Config, Interrupted, check, check_workers, simulate
@@ -26,6 +27,9 @@ from rummykit.sim.ladder import LadderInterrupted, plan_ladder, run_ladder
 from rummykit.sim.runner import Outcome
 
 __all__ = ["add_commands"]
+
+FLAGS = {"bots": "--bots", "workers": "--workers"}
+"""The flag of each option of the simulator that a library error may name."""
 
 LADDER_DEFAULT = ("random", "greedy", "expert")
 """The levels ``rummykit ladder`` rates unless ``--bots`` names others (not the master
@@ -151,7 +155,7 @@ def _simulate(args: argparse.Namespace) -> int:
         save_dir, plan = check_dir(args.save, "--save") if args.save else (None, "")
         db_url = check_database(args.db) if args.record_stats else None
     except (RummyError, ValueError) as err:
-        print(f"cannot simulate: {err}", file=sys.stderr)
+        print(f"cannot simulate: {flag_words(err, FLAGS)}", file=sys.stderr)
         return 2
     store = None
     if db_url is not None:
@@ -161,7 +165,7 @@ def _simulate(args: argparse.Namespace) -> int:
     if save_dir is not None:
         try:
             make_dir(save_dir, "--save")
-        except UsageError as err:
+        except OptionError as err:
             print(f"cannot simulate: {err}", file=sys.stderr)
             if store is not None:
                 store.close()
@@ -277,7 +281,7 @@ def _ladder(args: argparse.Namespace) -> int:
         check_workers(args.workers)
         target = check_file(args.markdown, "--markdown") if args.markdown else None
     except (RummyError, ValueError) as err:
-        print(f"cannot run the ladder: {err}", file=sys.stderr)
+        print(f"cannot run the ladder: {flag_words(err, FLAGS)}", file=sys.stderr)
         return 2
     code = 0
     try:

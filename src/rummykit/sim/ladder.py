@@ -25,6 +25,7 @@ from itertools import combinations
 from typing import Any, TypeVar
 
 from rummykit.bots import same_bot_key
+from rummykit.engine.scoring import worth
 from rummykit.rules import Rules
 from rummykit.sim import Config, Interrupted, Outcome, check, check_workers, simulate
 from rummykit.sim.report import mean_ci
@@ -198,7 +199,7 @@ def _rate(rules: str, players: int, deals: int, levels: list[str],
           configs: dict[tuple[int, int], Config], played: dict[tuple[int, int], list[Outcome]],
           seed: int, resamples: int, *, interrupted: bool = False) -> LadderResult:
     """The ratings and the pairs' results from the games each pair played."""
-    penalty = Rules.parse(rules).scoring == "penalty"
+    parsed = Rules.parse(rules)
     pairs = []
     # The first level's score in each game (1 a win, 0.5 a draw, 0 a loss), deal by deal.
     by_deal: dict[tuple[int, int], list[list[float]]] = {}
@@ -213,7 +214,7 @@ def _rate(rules: str, players: int, deals: int, levels: list[str],
                     team[config.bots[b]].append(pts[seat])
                 diff = sum(team[first]) / len(team[first]) - sum(team[second]) / len(
                     team[second])
-                diffs.setdefault(o.index, []).append(-diff if penalty else diff)
+                diffs.setdefault(o.index, []).append(worth(parsed, diff))
         if not diffs:
             continue
         by_deal[(i, j)] = [[1.0 if d > 0 else 0.5 if d == 0 else 0.0 for d in deal]

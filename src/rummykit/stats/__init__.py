@@ -23,6 +23,9 @@ from rummykit.db import connect, database_url
 from rummykit.db.models import GameRow, SeatRow
 from rummykit.engine.deal import DealResult
 from rummykit.engine.match import Match
+from rummykit.engine.scoring import POINTS_AGAINST
+from rummykit.errors import shown
+from rummykit.limits import STORED_NAME_LENGTH
 from rummykit.rules import Rules
 
 __all__ = ["StatLine", "Store", "StoreError", "database_problem", "player_id",
@@ -127,8 +130,9 @@ class Store:
         if len(names) != len(kinds) or len(names) != len(totals):
             raise ValueError("one name, kind and total per seat")
         for name in names:
-            if not name or len(name) > 80:
-                raise ValueError(f"a player's name has 1 to 80 characters: {name[:90]!r}")
+            if not name or len(name) > STORED_NAME_LENGTH:
+                raise ValueError(f"a player's name has 1 to {STORED_NAME_LENGTH} characters: "
+                                 f"{shown(name)}")
         game = GameRow(
             created_at=datetime.now(UTC), source=source, unit=unit, rules=str(rules),
             preset=rules.preset_name, scoring=rules.scoring, players=len(names),
@@ -175,6 +179,7 @@ class Store:
         """Statistics per player, preset and player count."""
         seat, game = SeatRow, GameRow
         is_match = game.unit == "match"
+        against = sorted(POINTS_AGAINST)
         query = (
             select(
                 seat.player, seat.player_key, seat.kind, game.preset, game.players,
@@ -182,9 +187,9 @@ class Store:
                 func.sum(func.cast(is_match & seat.won, Integer)),
                 func.sum(seat.deals_played), func.sum(seat.deals_won),
                 func.sum(seat.deal_points), func.sum(seat.rummies),
-                func.max(case((is_match & (game.scoring != "penalty"), seat.total),
+                func.max(case((is_match & game.scoring.not_in(against), seat.total),
                               else_=None)),
-                func.min(case((is_match & (game.scoring == "penalty"), seat.total),
+                func.min(case((is_match & game.scoring.in_(against), seat.total),
                               else_=None)),
             )
             .join(game, seat.game_id == game.id)
@@ -202,7 +207,7 @@ class Store:
             for row in session.execute(query):
                 (name, key, kind, preset_name, count, matches, won, deals, deals_won,
                  points, rummies, highest, lowest) = row
-                # Totals count against the player in penalty scoring: the lowest is best.
+                # Where totals count against the player (penalty) the lowest is best.
                 best = highest if highest is not None else lowest
                 matches, won, deals = int(matches or 0), int(won or 0), int(deals or 0)
                 out.append(StatLine(

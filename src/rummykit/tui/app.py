@@ -6,6 +6,7 @@ import asyncio
 import re
 import sys
 from collections import Counter
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -18,17 +19,20 @@ from textual.widgets import Footer, Input, RichLog, Static
 from rummykit.bots.hints import hint
 from rummykit.cards import Card
 from rummykit.engine.actions import Action
-from rummykit.engine.scoring import describe_end
 from rummykit.engine.views import View
 from rummykit.errors import IllegalActionError, NotationError, RulesError
 from rummykit.session import (
     LocalGame,
+    deal_summary,
     describe,
     games_directory,
     last_moves,
     match_end_text,
+    match_summary,
     melded_points,
     pretty,
+    start_game,
+    store_match,
 )
 from rummykit.words import plural
 
@@ -404,6 +408,7 @@ class RummyApp(App[int]):
             self.order = []
             self.push_screen(Message(self.summary_text(index), kind="summary"),
                              callback=lambda _: self.after_summary())
+            self.hints = 0  # (the count is of one deal's hints)
             return
         if match.is_over:
             return
@@ -435,35 +440,25 @@ class RummyApp(App[int]):
         self.after_change()
 
     def summary_text(self, index: int) -> Text:
+        """The summary of the finished deal ``index``, with the hints asked for in it (it
+        changes nothing: :meth:`after_change` starts the next deal's count)."""
         match = self.game.match
-        deal = match.finished[index]
-        result = deal.result
-        assert result is not None
-        text = Text(f"Deal {index + 1} is over\n\n", style="bold")
-        if result.winner is None:
-            text.append(f"No one went out: {describe_end(result, match.rules, match.names)}.\n")
-        else:
-            who = "You" if result.winner == self.game.view().seat else match.names[result.winner]
-            text.append(f"{who} went out" + (" with a rummy!" if result.rummy else ".") + "\n")
-        for seat, hand in enumerate(deal.hands):
-            text.append(f"\n{match.names[seat]:<12} {result.points[seat]:+5d}   ")
-            text.append_text(cards_text([Card(c) for c in sorted(hand)]))
-        text.append("\n\nTotals: " + ", ".join(
-            f"{n} {t}" for n, t in zip(match.names, match.totals, strict=True)))
+        summary = deal_summary(match, index, self.game.view().seat)
+        text = Text(f"Deal {summary.number} is over\n\n", style="bold")
+        text.append(summary.headline + "\n")
+        for name, points, hand in summary.hands:
+            text.append(f"\n{name:<12} {points:+5d}   ")
+            text.append_text(cards_text([Card(c) for c in hand]))
+        text.append("\n\nTotals: " + ", ".join(f"{n} {t}" for n, t in summary.totals))
         if self.hints:
             text.append(f"\nYou asked for {plural(self.hints, 'hint')} this deal.")
-        self.hints = 0
         if match.is_over:
-            from rummykit.cli import match_summary
-
             text.append("\n\n" + "\n".join(match_summary(match)), style="bold")
         text.append("\n\nPress enter to go on.", style="dim")
         return text
 
     def finish(self) -> None:
         if self.stats_url is not None:
-            from rummykit.cli import store_match
-
             told, failed = store_match(self.game.match,
                                        [self.game.names[0], *self.game.levels], self.stats_url)
             if failed:
@@ -697,14 +692,14 @@ class RummyApp(App[int]):
 
 
 def run_app(*, rules: str, players: int, seed: int | None, name: str, bots: str | None,
-            save: str | None, resume: str | None, stats_url: str | None) -> int:
-    """Start (or resume) the game and run the app; the exit status."""
-    from rummykit.cli import start_game
-
+            save: str | None, resume: str | None, stats_url: str | None,
+            words: Callable[[BaseException], str] = str) -> int:
+    """Start (or resume) the game and run the app; the exit status. A game that cannot
+    start is said in one line, in ``words`` (the command line's: its flags)."""
     try:
         game = start_game(rules, players, seed, name, bots, save, resume)
     except (RulesError, ValueError) as err:
-        print(f"cannot start: {err}", file=sys.stderr)
+        print(f"cannot start: {words(err)}", file=sys.stderr)
         return 2
     app = RummyApp(game, stats_url=stats_url)
     try:
