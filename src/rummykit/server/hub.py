@@ -38,6 +38,7 @@ from rummykit.names import printable_name
 from rummykit.rules import Rules
 from rummykit.server.bus import HEARTBEAT, Bus, LocalBus
 from rummykit.server.pool import IDLE_LIMIT, SearchPool, nobody_since
+from rummykit.server.refusals import Refusal
 from rummykit.server.transfers import LIFETIME as TRANSFER_LIFETIME
 from rummykit.server.transfers import TransferCodes
 from rummykit.stats import Store
@@ -135,26 +136,19 @@ def good_key(key: str | None) -> bool:
 class HubError(ValueError):
     """A request the hub refuses; the message is for the person who made it.
 
-    A refused action also carries ``code`` (a key of :data:`rummykit.errors.REFUSALS`, or
-    one of the table's own: ``"notation"`` for an action not written in the notation,
-    ``"game-waiting"``, ``"hint-not-playing"``, ``"hint-not-your-turn"``, ``"hint-busy"``,
-    ``"rate"``; for seats: ``"seat-claimed"``, ``"seat-link"``, ``"not-creator"``,
-    ``"no-link"``, ``"seat-in-use"``, ``"seat-in-play"``, ``"one-seat"``, ``"bad-key"``,
-    ``"not-listed"``; and
-    ``"spectator"`` for a spectator who tries to act; ``"chat-empty"``, ``"chat-long"``,
-    ``"chat-text"`` for a chat message; ``"bad-code"`` for a transfer code; ``"no-vote"``
-    for a choice after someone left, ``"not-in-play"``; ``"stale"`` for an action that
-    came after another process's at the same table) and its ``params``, so that a page
-    can say it in its own language; other refusals have no code."""
+    It carries a ``code`` (:data:`rummykit.server.refusals.Refusal`: one of the engine's
+    :data:`rummykit.errors.REFUSALS` for a refused action, else one of the server's own
+    :data:`rummykit.server.refusals.WEB_REFUSALS`) and its ``params``, so that a page can
+    say it in its own language, and the HTTP ``status`` it is answered with."""
 
-    def __init__(self, message: str, status: int = 400, *, code: str | None = None,
+    def __init__(self, message: str, status: int = 400, *, code: Refusal | None = None,
                  params: Mapping[str, object] | None = None,
                  retry_after: int | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.retry_after = retry_after
         """For a refusal of too many requests (429): the seconds to wait."""
-        self.code = code
+        self.code: Refusal | None = code
         self.params: dict[str, object] = dict(params) if params else {}
 
     def details(self) -> dict[str, object]:
@@ -502,21 +496,21 @@ class Hub:
     def _load(self, table_id: str) -> Table:
         """:meth:`get`'s reading and replay, without putting the table in memory."""
         if table_id in self.broken:
-            raise HubError(BROKEN_MESSAGE, 410)
+            raise HubError(BROKEN_MESSAGE, 410, code="table-broken")
         if not table_id.isalnum() or len(table_id) > 32:
-            raise HubError("there is no such table", 404)
+            raise HubError("there is no such table", 404, code="no-table")
         with Session(self.engine) as session:
             row = _table_row(session, table_id)
             if row is None:
-                raise HubError("there is no such table", 404)
+                raise HubError("there is no such table", 404, code="no-table")
             if row.status == BROKEN:
                 self.broken.add(table_id)
-                raise HubError(BROKEN_MESSAGE, 410)
+                raise HubError(BROKEN_MESSAGE, 410, code="table-broken")
             rebuilt = self._rebuild(row)
         if rebuilt is None:
             # The mark goes through the writer thread, like every write while serving.
             self._writer.submit(self._save_broken, table_id).add_done_callback(self._saved)
-            raise HubError(BROKEN_MESSAGE, 410)
+            raise HubError(BROKEN_MESSAGE, 410, code="table-broken")
         return rebuilt
 
     async def fetch(self, table_id: str) -> Table:
@@ -580,16 +574,18 @@ class Hub:
         """Refuse a bot level this server does not play (unknown, too long, or thinking
         longer than the server allows)."""
         if len(level) > LEVEL_LIMIT:
-            raise HubError(f"a bot's level is at most {LEVEL_LIMIT} characters")
+            raise HubError(f"a bot's level is at most {LEVEL_LIMIT} characters",
+                           code="level-long", params={"max": LEVEL_LIMIT})
         try:
             _, options = parse_bot(level)
         except ValueError as err:
-            raise HubError(str(err)) from None
+            raise HubError(str(err), code="bot-level") from None
         if float(options.get("think", 0.0)) > self.think or "rollouts" in options:
             # A search holds a worker thread while it thinks: the server says how long it
             # may.
             raise HubError(f"a master thinks at most {self.think:g} s a move on this server "
-                           "(think=), and only by time")
+                           "(think=), and only by time", code="think-limit",
+                           params={"seconds": self.think})
 
     def create(self, rules_text: str, seats: Sequence[SeatSpec], *, seed: int | None = None,
                previous: str | None = None, first_dealer: int | None = None,
@@ -608,29 +604,37 @@ class Hub:
             rules = Rules.parse(rules_text)
             rules.check_players(len(seats))
         except RulesError as err:
-            raise HubError(str(err)) from None
+            raise HubError(str(err), code="rules") from None
         if len(str(rules)) > RULES_LIMIT:
             raise HubError(f"these rules change too many options to store with a table "
                            f"(their text is {len(str(rules))} characters, at most "
-                           f"{RULES_LIMIT}): keep the preset's defaults where you can")
+                           f"{RULES_LIMIT}): keep the preset's defaults where you can",
+                           code="rules-long", params={"length": len(str(rules)),
+                                                      "max": RULES_LIMIT})
         if not any(s.kind == "person" for s in seats):
             raise HubError("a table needs at least one person (bots-only tables are for the "
-                           "simulator)")
+                           "simulator)",
+                           code="no-person")
         for number, s in enumerate(seats, 1):
             if s.kind not in ("person", "bot"):
-                raise HubError(f"a seat is a person or a bot, not {s.kind!r}")
+                raise HubError(f"a seat is a person or a bot, not {s.kind!r}", code="seat-kind")
             if s.kind == "bot" and not s.level:
-                raise HubError(f"a bot seat needs a level; the bots are: {', '.join(BOTS)}")
+                raise HubError(f"a bot seat needs a level; the bots are: {', '.join(BOTS)}",
+                               code="level-missing")
             if s.kind == "bot" and s.level:
                 self._check_level(s.level)
             if not s.name.strip() or len(s.name) > 40:
-                raise HubError("each seat needs a name of 1 to 40 characters")
+                raise HubError("each seat needs a name of 1 to 40 characters",
+                               code="name-length", params={"max": 40})
             if not printable_name(s.name):
                 raise HubError(f"seat {number}: a name may hold letters, digits, "
                                "spaces and punctuation, not control, invisible or "
-                               "direction-changing characters")
+                               "direction-changing characters", code="name-text",
+                               params={"seat": number})
         if turn_timer is not None and not TIMER_RANGE[0] <= turn_timer <= TIMER_RANGE[1]:
-            raise HubError(f"a turn timer is {TIMER_RANGE[0]} to {TIMER_RANGE[1]} seconds")
+            raise HubError(f"a turn timer is {TIMER_RANGE[0]} to {TIMER_RANGE[1]} seconds",
+                           code="timer-range",
+                           params={"min": TIMER_RANGE[0], "max": TIMER_RANGE[1]})
         standin = standin or STANDIN
         self._check_level(standin)
         names = [s.name.strip() for s in seats]
@@ -640,7 +644,7 @@ class Hub:
         try:
             match = Match(rules, players=names, seed=seed, first_dealer=first_dealer)
         except RulesError as err:
-            raise HubError(str(err)) from None
+            raise HubError(str(err), code="rules") from None
         table_id = secrets.token_hex(6)
         tokens = [secrets.token_urlsafe(24) if s.kind == "person" and token_hashes is None
                   else None for s in seats]
@@ -713,7 +717,7 @@ class Hub:
         async with table.lock:
             await self._fresh(table)
             if table.status != "finished":
-                raise HubError("the match is not over yet", 409)
+                raise HubError("the match is not over yet", 409, code="match-not-over")
             if table.next_table is None:
                 # The rematch goes on with the next dealer by the rules (one-deal: the winner).
                 new = await self.open_table(str(table.rules), [
@@ -912,7 +916,8 @@ class Hub:
         if name is not None:
             name = name.strip()
             if not name or len(name) > 40 or not printable_name(name):
-                raise HubError("a name is 1 to 40 letters, digits, spaces and punctuation")
+                raise HubError("a name is 1 to 40 letters, digits, spaces and punctuation",
+                               code="name-invalid", params={"max": 40})
         await self.claim(table, seat, key)
         for send in list(table.sockets.get(seat, ())):
             # Whoever had the seat open by its link alone no longer has it.
