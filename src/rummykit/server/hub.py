@@ -33,6 +33,17 @@ from rummykit.db.models import ActionRow, TableRow, TableSeatRow
 from rummykit.engine.actions import Action
 from rummykit.engine.match import Match
 from rummykit.errors import IllegalActionError, NotationError, RulesError, RummyError, shown
+from rummykit.limits import (
+    BOT_LEVEL_LENGTH,
+    CHAT_KEPT,
+    CHAT_LENGTH,
+    KEY_ALPHABET,
+    KEY_LENGTH,
+    NAME_LENGTH,
+    RULES_LENGTH,
+    SEED_LIMIT,
+    TIMER_RANGE,
+)
 from rummykit.melds import laid_points
 from rummykit.names import printable_name
 from rummykit.rules import Rules
@@ -44,20 +55,11 @@ from rummykit.server.transfers import TransferCodes
 from rummykit.stats import Store
 from rummykit.views import public_view, view
 
-__all__ = ["Hub", "HubError", "SeatSpec", "Send", "Table"]
+__all__ = ["TIMER_RANGE", "Hub", "HubError", "SeatSpec", "Send", "Table"]
 
 log = logging.getLogger("rummykit.server")
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
-
-SEED_LIMIT = 2**62
-"""Seeds are drawn below this (and a chosen seed must be too)."""
-
-RULES_LIMIT = 400
-"""The longest rules text a table stores (its database column)."""
-
-LEVEL_LIMIT = 20
-"""The longest bot level a seat stores (its database column): ``master(think=0.5)`` fits."""
 
 HISTORY_SENT = 60
 """The most recent actions sent with each view."""
@@ -77,9 +79,6 @@ HINT_ROLLOUTS = ROLLOUTS
 """The imagined deals a hint's search plays, where :data:`HINT_THINK` allows: with the
 position's seed, the same position gets the same hint."""
 
-TIMER_RANGE = (10, 600)
-"""The turn timer a table may have, in seconds (or none)."""
-
 AWAY_GRACE = 20.0
 """With a turn timer, the longest a person who is not connected keeps the table waiting
 on their turn before the stand-in plays it (seconds; less where the timer is less)."""
@@ -94,12 +93,6 @@ LINK_ABSENCE = 600.0
 """Seconds a person must have been away from a match in play (no connection) before the
 table's maker may give their seat a new link; one who handed the seat over may be
 replaced at once."""
-
-CHAT_LENGTH = 300
-"""The longest chat message, in characters."""
-
-CHAT_KEPT = 50
-"""The chat messages a table keeps (in memory) for whoever connects later."""
 
 BROKEN = "broken"
 """The status of a table whose stored game this version can no longer rebuild."""
@@ -124,13 +117,11 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-KEY_SHAPE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
-
-
 def good_key(key: str | None) -> bool:
-    """Whether ``key`` has the shape of a browser's key: 22 to 64 URL-safe characters (a
-    page makes its key from 128 random bits or more)."""
-    return key is not None and 22 <= len(key) <= 64 and set(key) <= KEY_SHAPE
+    """Whether ``key`` has the shape of a browser's key (:data:`rummykit.limits.KEY_LENGTH`
+    URL-safe characters: a page makes its key from 128 random bits or more)."""
+    return (key is not None and KEY_LENGTH[0] <= len(key) <= KEY_LENGTH[1]
+            and set(key) <= KEY_ALPHABET)
 
 
 class HubError(ValueError):
@@ -573,9 +564,9 @@ class Hub:
     def _check_level(self, level: str) -> None:
         """Refuse a bot level this server does not play (unknown, too long, or thinking
         longer than the server allows)."""
-        if len(level) > LEVEL_LIMIT:
-            raise HubError(f"a bot's level is at most {LEVEL_LIMIT} characters",
-                           code="level-long", params={"max": LEVEL_LIMIT})
+        if len(level) > BOT_LEVEL_LENGTH:
+            raise HubError(f"a bot's level is at most {BOT_LEVEL_LENGTH} characters",
+                           code="level-long", params={"max": BOT_LEVEL_LENGTH})
         try:
             _, options = parse_bot(level)
         except ValueError as err:
@@ -605,12 +596,12 @@ class Hub:
             rules.check_players(len(seats))
         except RulesError as err:
             raise HubError(str(err), code="rules") from None
-        if len(str(rules)) > RULES_LIMIT:
+        if len(str(rules)) > RULES_LENGTH:
             raise HubError(f"these rules change too many options to store with a table "
                            f"(their text is {len(str(rules))} characters, at most "
-                           f"{RULES_LIMIT}): keep the preset's defaults where you can",
+                           f"{RULES_LENGTH}): keep the preset's defaults where you can",
                            code="rules-long", params={"length": len(str(rules)),
-                                                      "max": RULES_LIMIT})
+                                                      "max": RULES_LENGTH})
         if not any(s.kind == "person" for s in seats):
             raise HubError("a table needs at least one person (bots-only tables are for the "
                            "simulator)",
@@ -623,9 +614,9 @@ class Hub:
                                code="level-missing")
             if s.kind == "bot" and s.level:
                 self._check_level(s.level)
-            if not s.name.strip() or len(s.name) > 40:
-                raise HubError("each seat needs a name of 1 to 40 characters",
-                               code="name-length", params={"max": 40})
+            if not s.name.strip() or len(s.name) > NAME_LENGTH:
+                raise HubError(f"each seat needs a name of 1 to {NAME_LENGTH} characters",
+                               code="name-length", params={"max": NAME_LENGTH})
             if not printable_name(s.name):
                 raise HubError(f"seat {number}: a name may hold letters, digits, "
                                "spaces and punctuation, not control, invisible or "
@@ -915,9 +906,9 @@ class Hub:
                            "one has started", 409, code="not-in-play")
         if name is not None:
             name = name.strip()
-            if not name or len(name) > 40 or not printable_name(name):
-                raise HubError("a name is 1 to 40 letters, digits, spaces and punctuation",
-                               code="name-invalid", params={"max": 40})
+            if not name or len(name) > NAME_LENGTH or not printable_name(name):
+                raise HubError(f"a name is 1 to {NAME_LENGTH} letters, digits, spaces and "
+                               "punctuation", code="name-invalid", params={"max": NAME_LENGTH})
         await self.claim(table, seat, key)
         for send in list(table.sockets.get(seat, ())):
             # Whoever had the seat open by its link alone no longer has it.
