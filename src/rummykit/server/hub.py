@@ -47,6 +47,7 @@ from rummykit.limits import (
 from rummykit.melds import laid_points
 from rummykit.names import printable_name
 from rummykit.rules import Rules
+from rummykit.server import announcements
 from rummykit.server.bus import HEARTBEAT, Bus, LocalBus
 from rummykit.server.pool import IDLE_LIMIT, SearchPool, nobody_since
 from rummykit.server.refusals import Refusal
@@ -1532,22 +1533,41 @@ class Hub:
             return True
         return not any(seats or watchers for seats, watchers, _ in table.elsewhere.values())
 
-    async def _on_message(self, message: dict[str, Any]) -> None:
-        """What another server process announced (see :mod:`rummykit.server.bus`)."""
-        kind = message.get("k")
+    async def _on_message(self, message: Mapping[str, object]) -> None:
+        """What another server process announced (see :mod:`rummykit.server.bus`): parsed
+        into its :mod:`~rummykit.server.announcements` type first; one that is not
+        understood is logged (by its kind and field, never its values: a transfer's
+        announcement holds a key) and ignored."""
         sender = message.get("from")
         if isinstance(sender, str) and sender:
             self.alive[sender] = time.monotonic()
         try:
-            if kind == "alive":
+            heard = announcements.parse(message)
+        except announcements.BadAnnouncement as err:
+            log.warning("an announcement of another process was not understood: %s", err)
+            return
+        try:
+            await self._follow(heard, sender)
+        except SQLAlchemyError:
+            # The table could not be read again: it is read when next needed.
+            held = self.tables.get(str(message.get("t")))
+            if held is not None:
+                held.stale = True
+            log.warning("an announcement of another process could not be followed (the "
+                        "database did not answer)")
+
+    async def _follow(self, heard: announcements.Announcement, sender: object) -> None:
+        """Do what another process's announcement asks of this one."""
+        match heard:
+            case announcements.Alive():
                 return
-            if kind == "who":
+            case announcements.Who(table=wanted):
                 # Another process (re)started or read a table: who is connected here.
                 for table in list(self.tables.values()):
-                    if table.here() and message.get("t") in (None, table.id):
+                    if table.here() and wanted in (None, table.id):
                         await self._tell_here(table)
                 return
-            if kind == "resync":
+            case announcements.Resync():
                 # Heard again after a break: whatever was announced meanwhile is lost, so
                 # every table is read again before it is next shown or used here.
                 for table in list(self.tables.values()):
@@ -1557,64 +1577,53 @@ class Hub:
                         with contextlib.suppress(SQLAlchemyError):
                             await self.refresh(table)
                 return
-            if kind == "transfer":
-                self.transfers.heard(str(message["code"]), str(message["key"]))
+            case announcements.Transfer(code=code, key=key):
+                self.transfers.heard(code, key)
                 return
-            if kind == "spent":
-                self.transfers.spend(str(message["code"]))
+            case announcements.Spent(code=code):
+                self.transfers.spend(code)
                 return
-            table_id = str(message.get("t"))
-            held = self.tables.get(table_id)
-            if held is None:
-                if kind == "changed" and table_id not in self.broken:
-                    # A table made (or started) in another process: held here too, so
-                    # the lobby and every page here show it.
-                    with contextlib.suppress(HubError):
-                        loaded = await self.fetch(table_id)
-                        await self.refresh(loaded)  # (it may have been read before this)
-                        if loaded.status != "finished":
-                            self.resume(loaded)
-                return
-            table = held
-            if kind in ("changed", "action"):
-                if not (table.here() or table.listed or self._plays_bots(table)):
-                    table.stale = True  # nobody here to tell: read when next needed
-                elif kind == "action":
-                    await self._heard_action(table, int(message["seq"]),
-                                             int(message["seat"]), str(message["text"]))
-                else:
-                    await self.refresh(table)
-            elif kind == "here":
-                seats = frozenset(int(s) for s in message["seats"])
-                await self._elsewhere(table, {str(message["from"]): (
-                    seats, int(message["watchers"]), time.monotonic())})
-            elif kind == "chat":
-                await self._heard_chat(table, dict(message["m"]))
-            elif kind == "seen":
-                await self._heard_seen(table, int(message["seat"]))
-            elif kind == "standing":
-                table.standing[int(message["seat"])] = bool(message["on"])
+        table_id = heard.table
+        held = self.tables.get(table_id)
+        if held is None:
+            if isinstance(heard, announcements.Changed) and table_id not in self.broken:
+                # A table made (or started) in another process: held here too, so the
+                # lobby and every page here show it.
+                with contextlib.suppress(HubError):
+                    loaded = await self.fetch(table_id)
+                    await self.refresh(loaded)  # (it may have been read before this)
+                    if loaded.status != "finished":
+                        self.resume(loaded)
+            return
+        table = held
+        match heard:
+            case announcements.Changed() | announcements.Played() if not (
+                    table.here() or table.listed or self._plays_bots(table)):
+                table.stale = True  # nobody here to tell: read when next needed
+            case announcements.Played(seq=seq, seat=seat, text=text):
+                await self._heard_action(table, seq, seat, text)
+            case announcements.Changed():
+                await self.refresh(table)
+            case announcements.Here(seats=seats, watchers=watchers):
+                if isinstance(sender, str) and sender:
+                    await self._elsewhere(table, {sender: (seats, watchers,
+                                                           time.monotonic())})
+            case announcements.Chat(message=said):
+                await self._heard_chat(table, said)
+            case announcements.Seen(seat=seat):
+                await self._heard_seen(table, seat)
+            case announcements.Standing(seat=seat, on=on) if seat < table.players:
+                table.standing[seat] = on
                 self._arm_timer(table)
                 await self.broadcast(table)
                 self._schedule_bot(table)
-            elif kind == "question":
-                table.left = [int(s) for s in message["left"]]
-                table.votes = {int(s): bool(end) for s, end in message["votes"].items()}
+            case announcements.Question(left=left, votes=votes):
+                table.left = list(left)
+                table.votes = dict(votes)
                 await self.broadcast(table)
-            elif kind == "kick":
-                for send in list(table.sockets.get(int(message["seat"]), ())):
-                    await self.kick(table, send, str(message["reason"]))
-        except (KeyError, TypeError, ValueError, AttributeError):
-            # (its kind and fields' names only: a transfer's announcement holds a key)
-            log.warning("an announcement of another process was not understood: %.40r "
-                        "with %.200s", kind, ", ".join(sorted(map(str, message))))
-        except SQLAlchemyError:
-            # The table could not be read again: it is read when next needed.
-            held = self.tables.get(str(message.get("t")))
-            if held is not None:
-                held.stale = True
-            log.warning("an announcement of another process could not be followed (the "
-                        "database did not answer)")
+            case announcements.Kick(seat=seat, reason=reason):
+                for send in list(table.sockets.get(seat, ())):
+                    await self.kick(table, send, reason)
 
     async def _elsewhere(self, table: Table,
                          changes: dict[str, tuple[frozenset[int], int, float] | None]) -> None:
