@@ -43,3 +43,8 @@ def test_the_hubs_limits_are_rummykits_own() -> None:
     assert hub.good_key("a" * low) and hub.good_key("b" * high)
     assert not hub.good_key("a" * (low - 1)) and not hub.good_key("b" * (high + 1))
     assert not hub.good_key("a" * (low - 1) + "!")
+
+
+def test_only_the_hubs_storage_speaks_to_the_database() -> None:
+    speaking = {path.name for path in hub_files() if "sqlalchemy" in imported(path)}
+    assert speaking == {"storage.py"}

@@ -19,14 +19,8 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import select
-from sqlalchemy.engine import Engine
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
-from sqlalchemy.orm import Session, selectinload
-
 from rummykit.bots import BOTS, Bot, make_bot, parse_bot
 from rummykit.bots.hints import ROLLOUTS, hint
-from rummykit.db.models import TableRow, TableSeatRow
 from rummykit.engine.actions import Action
 from rummykit.engine.match import Match
 from rummykit.errors import IllegalActionError, NotationError, RulesError, RummyError, shown
@@ -45,7 +39,14 @@ from rummykit.rules import Rules
 from rummykit.server import announcements
 from rummykit.server.bus import HEARTBEAT, Bus, LocalBus
 from rummykit.server.hub.errors import HubError, RebuildError
-from rummykit.server.hub.storage import BROKEN, Storage, table_row
+from rummykit.server.hub.storage import (
+    BROKEN,
+    BROKEN_MESSAGE,
+    Conflict,
+    Engine,
+    Storage,
+    StorageError,
+)
 from rummykit.server.hub.table import (
     STANDIN,
     SeatSpec,
@@ -111,8 +112,6 @@ LINK_ABSENCE = 600.0
 table's maker may give their seat a new link; one who handed the seat over may be
 replaced at once."""
 
-BROKEN_MESSAGE = "this table can no longer be rebuilt by this version of rummykit"
-"""What a client hears of a broken table (the reason is in the server's log)."""
 
 
 class Hub(Storage):
@@ -210,23 +209,11 @@ class Hub(Storage):
         match is over but is not marked finished (the server stopped between the last
         action and the match's bookkeeping) is finished now: its status comes from the
         game, not from what was written last."""
-        unfinished: list[Table] = []
-        with Session(self.engine) as session:
-            rows = session.scalars(
-                select(TableRow).where(TableRow.status.not_in(("finished", BROKEN)))
-                .options(selectinload(TableRow.seats), selectinload(TableRow.actions))
-            ).all()
-            restored = 0
-            for row in rows:
-                table = self._rebuild(row)
-                if table is None:
-                    row.status = BROKEN
-                else:
-                    self.tables[row.id] = table
-                    restored += 1
-                    if table.match.is_over:
-                        unfinished.append(table)
-            session.commit()
+        rebuilt = self._rebuild_unfinished()
+        for table in rebuilt:
+            self.tables[table.id] = table
+        unfinished = [table for table in rebuilt if table.match.is_over]
+        restored = len(rebuilt)
         for table in unfinished:
             log.warning("table %s: its match was over but not recorded; recording it now",
                         table.id)
@@ -249,14 +236,7 @@ class Hub(Storage):
             raise HubError(BROKEN_MESSAGE, 410, code="table-broken")
         if not table_id.isalnum() or len(table_id) > 32:
             raise HubError("there is no such table", 404, code="no-table")
-        with Session(self.engine) as session:
-            row = table_row(session, table_id)
-            if row is None:
-                raise HubError("there is no such table", 404, code="no-table")
-            if row.status == BROKEN:
-                self.broken.add(table_id)
-                raise HubError(BROKEN_MESSAGE, 410, code="table-broken")
-            rebuilt = self._rebuild(row)
+        rebuilt = self._read_table(table_id)
         if rebuilt is None:
             # The mark goes through the writer thread, like every write while serving.
             self._writer.submit(self._save_broken, table_id).add_done_callback(self._saved)
@@ -412,19 +392,7 @@ class Hub(Storage):
             creator_hash=creator_hash, turn_timer=turn_timer, standin=standin,
             standing=[False] * len(seats), away=[False] * len(seats), listed=listed,
         )
-        with Session(self.engine) as session:
-            session.add(TableRow(
-                id=table.id, created_at=datetime.now(UTC), rules=str(rules), seed=seed,
-                first_dealer=first_dealer, status=table.status, previous=previous,
-                creator_hash=creator_hash, turn_timer=turn_timer, standin=standin,
-                public=listed,
-                seats=[TableSeatRow(seat=i, name=names[i], kind=table.kinds[i],
-                                    level=table.levels[i],
-                                    token_hash=table.token_hashes[i],
-                                    key_hash=table.key_hashes[i],
-                                    joined=table.joined[i]) for i in range(len(names))],
-            ))
-            session.commit()
+        self._save_new(table, first_dealer)
         if keep:
             self.tables[table.id] = table
         return table
@@ -680,22 +648,13 @@ class Hub(Storage):
         """The tables where the browser with ``key`` claimed a seat, newest first: each
         with its rules, status, the seat, every seat's name, and whether it is that
         seat's move (run in a worker thread: it reads the database)."""
-        digest = token_hash(key)
-        with Session(self.engine) as session:
-            rows = session.execute(
-                select(TableRow, TableSeatRow.seat).join(TableSeatRow)
-                .where(TableSeatRow.key_hash == digest)
-                .order_by(TableRow.created_at.desc()).limit(limit)
-                .options(selectinload(TableRow.seats))
-            ).all()
-            out = []
-            for row, seat in rows:
-                table = self.tables.get(row.id)
-                turn = (table is not None and table.status == "playing"
-                        and not table.match.is_over and table.match.deal.to_move == seat)
-                out.append({"id": row.id, "rules": row.rules, "status": row.status,
-                            "seat": seat, "names": [s.name for s in row.seats],
-                            "created": row.created_at.isoformat(), "your_turn": turn})
+        out = self._claimed(token_hash(key), limit)
+        for entry in out:
+            table = self.tables.get(str(entry["id"]))
+            seat = entry["seat"]
+            entry["your_turn"] = (table is not None and table.status == "playing"
+                                  and not table.match.is_over
+                                  and table.match.deal.to_move == seat)
         return out
 
     # -- chat --------------------------------------------------------------------------
@@ -1009,7 +968,7 @@ class Hub(Storage):
         seq = table.seq + 1
         try:
             await self._write(self._save_action, table.id, seq, seat, str(action))
-        except IntegrityError:
+        except Conflict:
             # Another server process stored this table's next action first: this one
             # came too late (what it answered is no longer the position).
             await self._catch_up(table)
@@ -1179,7 +1138,7 @@ class Hub(Storage):
             return
         try:
             stored = await asyncio.to_thread(self._stored_seqs, list(here))
-        except SQLAlchemyError:
+        except StorageError:
             return  # (the database is away: the next heartbeat looks again)
         for table_id, table in here.items():
             if stored.get(table_id, (table.seq, table.status))[0] != table.seq or (
@@ -1187,7 +1146,7 @@ class Hub(Storage):
                     and stored.get(table_id, (0, table.status))[1] == "finished"):
                 log.warning("table %s was behind the database here; read again", table_id)
                 table.stale = True
-                with contextlib.suppress(SQLAlchemyError):
+                with contextlib.suppress(StorageError):
                     await self.refresh(table)
 
     async def _tell_here(self, table: Table) -> None:
@@ -1223,7 +1182,7 @@ class Hub(Storage):
             return
         try:
             await self._follow(heard, sender)
-        except SQLAlchemyError:
+        except StorageError:
             # The table could not be read again: it is read when next needed.
             held = self.tables.get(str(message.get("t")))
             if held is not None:
@@ -1249,7 +1208,7 @@ class Hub(Storage):
                     table.stale = True
                 for table in list(self.tables.values()):
                     if table.here():
-                        with contextlib.suppress(SQLAlchemyError):
+                        with contextlib.suppress(StorageError):
                             await self.refresh(table)
                 return
             case announcements.Transfer(code=code, key=key):

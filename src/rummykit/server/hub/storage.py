@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 from concurrent.futures import Future
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import func, select
@@ -25,16 +26,20 @@ from rummykit.engine.match import Match
 from rummykit.errors import RulesError, RummyError
 from rummykit.rules import Rules
 from rummykit.server.bus import Bus
-from rummykit.server.hub.errors import RebuildError
+from rummykit.server.hub.errors import HubError, RebuildError
 from rummykit.server.hub.table import STANDIN, Table
 from rummykit.stats import Store
 
-__all__ = ["BROKEN", "Conflict", "Storage", "StorageError", "table_row"]
+__all__ = ["BROKEN", "BROKEN_MESSAGE", "Conflict", "Engine", "Storage", "StorageError",
+           "table_row"]
 
 log = logging.getLogger("rummykit.server")
 
 BROKEN = "broken"
 """The status of a table whose stored game this version can no longer rebuild."""
+
+BROKEN_MESSAGE = "this table can no longer be rebuilt by this version of rummykit"
+"""What a client hears of a broken table (the reason is in the server's log)."""
 
 
 def table_row(session: Session, table_id: str) -> TableRow | None:
@@ -52,6 +57,66 @@ class Storage:
     bus: Bus
     broken: set[str]
     """Tables found broken: refused at once, never rebuilt again."""
+
+    def _rebuild_unfinished(self) -> list[Table]:
+        """Every unfinished table rebuilt from its stored actions; one that cannot be is
+        marked ``broken`` (:meth:`_rebuild`)."""
+        rebuilt: list[Table] = []
+        with Session(self.engine) as session:
+            rows = session.scalars(
+                select(TableRow).where(TableRow.status.not_in(("finished", BROKEN)))
+                .options(selectinload(TableRow.seats), selectinload(TableRow.actions))
+            ).all()
+            for row in rows:
+                table = self._rebuild(row)
+                if table is None:
+                    row.status = BROKEN
+                else:
+                    rebuilt.append(table)
+            session.commit()
+        return rebuilt
+
+    def _read_table(self, table_id: str) -> Table | None:
+        """The stored table ``table_id`` rebuilt, or None if it cannot be (:meth:`_rebuild`);
+        404 if there is none, 410 if it is marked broken."""
+        with Session(self.engine) as session:
+            row = table_row(session, table_id)
+            if row is None:
+                raise HubError("there is no such table", 404, code="no-table")
+            if row.status == BROKEN:
+                self.broken.add(table_id)
+                raise HubError(BROKEN_MESSAGE, 410, code="table-broken")
+            return self._rebuild(row)
+
+    def _save_new(self, table: Table, first_dealer: int | None) -> None:
+        """Store a table just made, with its seats."""
+        with Session(self.engine) as session:
+            session.add(TableRow(
+                id=table.id, created_at=datetime.now(UTC), rules=str(table.rules),
+                seed=table.seed, first_dealer=first_dealer, status=table.status,
+                previous=table.previous, creator_hash=table.creator_hash,
+                turn_timer=table.turn_timer, standin=table.standin, public=table.listed,
+                seats=[TableSeatRow(seat=i, name=table.names[i], kind=table.kinds[i],
+                                    level=table.levels[i],
+                                    token_hash=table.token_hashes[i],
+                                    key_hash=table.key_hashes[i],
+                                    joined=table.joined[i]) for i in range(table.players)],
+            ))
+            session.commit()
+
+    def _claimed(self, digest: str, limit: int) -> list[dict[str, Any]]:
+        """The stored tables where the browser whose key hashes to ``digest`` claimed a
+        seat, newest first: id, rules, status, the seat, every seat's name, when made."""
+        with Session(self.engine) as session:
+            rows = session.execute(
+                select(TableRow, TableSeatRow.seat).join(TableSeatRow)
+                .where(TableSeatRow.key_hash == digest)
+                .order_by(TableRow.created_at.desc()).limit(limit)
+                .options(selectinload(TableRow.seats))
+            ).all()
+            return [{"id": row.id, "rules": row.rules, "status": row.status, "seat": seat,
+                     "names": [s.name for s in row.seats],
+                     "created": row.created_at.isoformat()} for row, seat in rows]
 
     def _load_row(self, row: TableRow) -> Table:
         """The table of ``row``, its stored actions replayed; :class:`RebuildError` (naming
