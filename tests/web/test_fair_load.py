@@ -161,7 +161,7 @@ def test_a_finished_tables_page_and_replay_are_not_worked_out_again(
     """A finished table's page answers from its stored status, without rebuilding its
     match; its replay is worked out once and then served as it was."""
     import rummykit.server.app as app_module
-    import rummykit.server.hub as hub_module
+    import rummykit.server.hub.storage as hub_module
 
     app = create_app(db_url, bot_delay=0.0, allow_seed=True)
     with TestClient(app) as client:

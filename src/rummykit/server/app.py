@@ -28,7 +28,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Final
 from urllib.parse import quote, urlsplit
 
 import segno
@@ -207,7 +207,7 @@ Who = Annotated[TokenIn, Depends(who)]
 SECRETS = ("key", "token")
 """Query parameters that would put a secret in an address."""
 
-SECRET_IN_URL = "secret-in-url"
+SECRET_IN_URL: Final = "secret-in-url"
 """The code of a request refused for a secret in its address."""
 
 

@@ -18,7 +18,9 @@ to date from the database and tells its own connections:
   stand-in plays, the question after someone left, a connection replaced by another tab,
   a one-time code made or used).
 
-A message is JSON of at most :data:`PAYLOAD_LIMIT` bytes (PostgreSQL's limit is 8,000).
+A message is JSON of at most :data:`PAYLOAD_LIMIT` bytes (PostgreSQL's limit is 8,000);
+its kind is its ``"k"``, and :mod:`rummykit.server.announcements` gives each kind its type
+(the hub parses every message it hears there, and ignores one it cannot, with a warning).
 With one process, or on SQLite, :class:`LocalBus` announces nothing.
 """
 

@@ -10,53 +10,77 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import logging
 import random
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import func, select
-from sqlalchemy.engine import Engine
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
-from sqlalchemy.orm import Session, selectinload
-
-from rummykit import record as records
 from rummykit.bots import BOTS, Bot, make_bot, parse_bot
 from rummykit.bots.hints import ROLLOUTS, hint
-from rummykit.db.models import ActionRow, TableRow, TableSeatRow
 from rummykit.engine.actions import Action
 from rummykit.engine.match import Match
 from rummykit.engine.scoring import melded_points
 from rummykit.engine.views import public_view, view
 from rummykit.errors import IllegalActionError, NotationError, RulesError, RummyError, shown
+from rummykit.limits import (
+    BOT_LEVEL_LENGTH,
+    CHAT_KEPT,
+    CHAT_LENGTH,
+    NAME_LENGTH,
+    RULES_LENGTH,
+    SEED_LIMIT,
+    TIMER_RANGE,
+)
 from rummykit.names import printable_name
 from rummykit.rules import Rules
+from rummykit.server import announcements
 from rummykit.server.bus import HEARTBEAT, Bus, LocalBus
+from rummykit.server.hub.errors import HubError, RebuildError
+from rummykit.server.hub.storage import (
+    BROKEN,
+    BROKEN_MESSAGE,
+    Conflict,
+    Engine,
+    Storage,
+    StorageError,
+)
+from rummykit.server.hub.table import (
+    STANDIN,
+    SeatSpec,
+    Send,
+    Table,
+    encodable,
+    good_key,
+    token_hash,
+)
 from rummykit.server.pool import IDLE_LIMIT, SearchPool, nobody_since
 from rummykit.server.transfers import LIFETIME as TRANSFER_LIFETIME
 from rummykit.server.transfers import TransferCodes
-from rummykit.stats import Store
 
-__all__ = ["Hub", "HubError", "SeatSpec", "Send", "Table"]
+__all__ = [
+    "BROKEN",
+    "BROKEN_MESSAGE",
+    "HISTORY_SENT",
+    "STANDIN",
+    "SUMMARY_WAIT",
+    "TIMER_RANGE",
+    "TRANSFER_TIME",
+    "Hub",
+    "HubError",
+    "RebuildError",
+    "SeatSpec",
+    "Send",
+    "Table",
+    "encodable",
+    "good_key",
+    "token_hash",
+]
 
 log = logging.getLogger("rummykit.server")
-
-Send = Callable[[dict[str, Any]], Awaitable[None]]
-
-SEED_LIMIT = 2**62
-"""Seeds are drawn below this (and a chosen seed must be too)."""
-
-RULES_LIMIT = 400
-"""The longest rules text a table stores (its database column)."""
-
-LEVEL_LIMIT = 20
-"""The longest bot level a seat stores (its database column): ``master(think=0.5)`` fits."""
 
 HISTORY_SENT = 60
 """The most recent actions sent with each view."""
@@ -76,15 +100,9 @@ HINT_ROLLOUTS = ROLLOUTS
 """The imagined deals a hint's search plays, where :data:`HINT_THINK` allows: with the
 position's seed, the same position gets the same hint."""
 
-TIMER_RANGE = (10, 600)
-"""The turn timer a table may have, in seconds (or none)."""
-
 AWAY_GRACE = 20.0
 """With a turn timer, the longest a person who is not connected keeps the table waiting
 on their turn before the stand-in plays it (seconds; less where the timer is less)."""
-
-STANDIN = "expert"
-"""The computer player that stands in for a person, unless the table chose another."""
 
 TRANSFER_TIME = TRANSFER_LIFETIME
 """Seconds a code that carries a player's key to another device stays good."""
@@ -94,222 +112,9 @@ LINK_ABSENCE = 600.0
 table's maker may give their seat a new link; one who handed the seat over may be
 replaced at once."""
 
-CHAT_LENGTH = 300
-"""The longest chat message, in characters."""
-
-CHAT_KEPT = 50
-"""The chat messages a table keeps (in memory) for whoever connects later."""
-
-BROKEN = "broken"
-"""The status of a table whose stored game this version can no longer rebuild."""
-
-BROKEN_MESSAGE = "this table can no longer be rebuilt by this version of rummykit"
-"""What a client hears of a broken table (the reason is in the server's log)."""
 
 
-def encodable(text: str) -> bool:
-    """Whether ``text`` can be sent as it is (a lone surrogate cannot be encoded)."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
-def token_hash(token: str) -> str:
-    """What a table keeps of a seat's token or a browser's key: its SHA-256 (hex). Both
-    are at least 128 random bits, so a plain hash is enough; a copy of the database opens
-    no seat."""
-    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-KEY_SHAPE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
-
-
-def good_key(key: str | None) -> bool:
-    """Whether ``key`` has the shape of a browser's key: 22 to 64 URL-safe characters (a
-    page makes its key from 128 random bits or more)."""
-    return key is not None and 22 <= len(key) <= 64 and set(key) <= KEY_SHAPE
-
-
-class HubError(ValueError):
-    """A request the hub refuses; the message is for the person who made it.
-
-    A refused action also carries ``code`` (a key of :data:`rummykit.errors.REFUSALS`, or
-    one of the table's own: ``"notation"`` for an action not written in the notation,
-    ``"game-waiting"``, ``"hint-not-playing"``, ``"hint-not-your-turn"``, ``"hint-busy"``,
-    ``"rate"``; for seats: ``"seat-claimed"``, ``"seat-link"``, ``"not-creator"``,
-    ``"no-link"``, ``"seat-in-use"``, ``"seat-in-play"``, ``"one-seat"``, ``"bad-key"``,
-    ``"not-listed"``; and
-    ``"spectator"`` for a spectator who tries to act; ``"chat-empty"``, ``"chat-long"``,
-    ``"chat-text"`` for a chat message; ``"bad-code"`` for a transfer code; ``"no-vote"``
-    for a choice after someone left, ``"not-in-play"``; ``"stale"`` for an action that
-    came after another process's at the same table) and its ``params``, so that a page
-    can say it in its own language; other refusals have no code."""
-
-    def __init__(self, message: str, status: int = 400, *, code: str | None = None,
-                 params: Mapping[str, object] | None = None,
-                 retry_after: int | None = None) -> None:
-        super().__init__(message)
-        self.status = status
-        self.retry_after = retry_after
-        """For a refusal of too many requests (429): the seconds to wait."""
-        self.code = code
-        self.params: dict[str, object] = dict(params) if params else {}
-
-    def details(self) -> dict[str, object]:
-        """What a client receives beside the message: the code and params, if any."""
-        if self.code is None:
-            return {}
-        return {"code": self.code, "params": dict(self.params)}
-
-
-class RebuildError(Exception):
-    """A stored table that cannot be rebuilt; the message says why (for the log)."""
-
-
-@dataclass(frozen=True, slots=True)
-class SeatSpec:
-    kind: str  # "person" or "bot"
-    name: str
-    level: str | None = None
-
-
-@dataclass(eq=False)
-class Table:
-    """A table in memory: its match and who is connected to which seat."""
-
-    id: str
-    rules: Rules
-    seed: int
-    names: list[str]
-    kinds: list[str]
-    levels: list[str | None]
-    token_hashes: list[str | None]
-    """Each person's seat's token, hashed (:func:`token_hash`); the tokens themselves are
-    only in the links given out."""
-    joined: list[bool]
-    status: str
-    match: Match
-    key_hashes: list[str | None] = field(default_factory=list)
-    """For each seat, the hashed key of the browser that claimed it (None: unclaimed).
-    A claimed seat opens only for that browser, whoever holds its link."""
-    creator_hash: str | None = None
-    """The hashed key of the browser that made the table: it may issue new links."""
-    listed: bool = False
-    """Listed in the lobby, where anyone may take a free seat."""
-    turn_timer: int | None = None
-    """Seconds a person has for a turn before the stand-in plays it (None: no timer)."""
-    standin: str = STANDIN
-    """The level of the computer player that plays for a person who is away."""
-    standing: list[bool] = field(default_factory=list)
-    """For each seat, whether the stand-in plays it now (its person ran out of time, was
-    not connected, or handed the seat over); until the person comes back."""
-    away: list[bool] = field(default_factory=list)
-    """For each seat, whether its person handed it to the stand-in and left (stored; a
-    reconnection alone does not bring them back, "back" does)."""
-    deadline: float | None = None
-    """When (loop time) the person to move runs out of time, if the timer runs."""
-    timed: tuple[int, int] | None = None
-    """The deal and seat the deadline is for (a turn keeps its deadline to its end)."""
-    timer_task: asyncio.Task[None] | None = None
-    ticking: bool = False
-    stale: bool = False
-    """Another server process changed the table since it was last read here (it is read
-    again before it is next shown or used here)."""
-    """Whether the clock of the person to move runs now."""
-    created: float = field(default_factory=time.time)
-    """When the table was made or rebuilt here (orders the lobby)."""
-    left: list[int] = field(default_factory=list)
-    """The people who left (handed their seat over), in order, while the others have
-    not decided between the stand-in and ending the match."""
-    votes: dict[int, bool] = field(default_factory=dict)
-    """The others' choices about the last to leave: True to end the match."""
-    ended_by: int | None = None
-    """The seat whose leaving ended the match (the others chose so), if it ended so."""
-    abandoned: bool = False
-    """Every person had left (the stand-in played each person's seat) when the match
-    ended: it counts for nobody (:meth:`Hub.nobody_played`)."""
-    chat: list[dict[str, Any]] = field(default_factory=list)
-    """The last CHAT_KEPT chat messages (seat, name, text, time), oldest first."""
-    gone_at: dict[int, float] = field(default_factory=dict)
-    """For each seat whose person has no connection now, since when (loop time)."""
-    previous: str | None = None
-    next_table: str | None = None
-    seq: int = 0
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    sockets: dict[int, set[Send]] = field(default_factory=dict)
-    watchers: set[Send] = field(default_factory=set)
-    """The spectators' connections: they hear the public view only."""
-    elsewhere: dict[str, tuple[frozenset[int], int, float]] = field(default_factory=dict)
-    """With several server processes: for each other process, the seats whose people are
-    connected there, how many watch there, and when it last said so (monotonic time)."""
-    kicks: dict[Send, Callable[[str], Awaitable[None]]] = field(default_factory=dict)
-    """How to close each connection that another may replace (its reason: ``"replaced"``,
-    ``"claimed"`` or ``"revoked"``)."""
-    bot_task: asyncio.Task[None] | None = None
-    last: list[str] = field(default_factory=list)
-    hints: dict[int, list[int]] = field(default_factory=dict)
-    """For each deal number, how many hints each seat asked for (kept in memory: a count
-    shown in the deal summary, not part of the game)."""
-    hinting: set[int] = field(default_factory=set)
-    """The seats whose hint is being worked out (one at a time each)."""
-    hinted: dict[int, tuple[int, dict[str, Any]]] = field(default_factory=dict)
-    """For each seat, its last hint and the position (``seq``) it was for: asked again in
-    the same position, the same hint, counted once."""
-    actions: list[str] = field(default_factory=list)
-    """Every action of the match, in order (what is stored; an undo replays the rest)."""
-    reading: set[int] = field(default_factory=set)
-    """The people who have not yet closed the last deal's summary (the bots wait)."""
-    read: asyncio.Event = field(default_factory=asyncio.Event)
-    """Set once nobody is reading the summary any more."""
-
-    @property
-    def players(self) -> int:
-        return len(self.names)
-
-    links: list[str | None] = field(default_factory=list)
-    """Each person's link with its token, only on the table as created (never stored)."""
-
-    def seat_of(self, token: str | None) -> int | None:
-        """The seat whose link carries ``token``, if any."""
-        if not token or len(token) > 200:
-            return None
-        digest = token_hash(token)
-        for seat, stored in enumerate(self.token_hashes):
-            if stored is not None and secrets.compare_digest(stored, digest):
-                return seat
-        return None
-
-    def owns(self, seat: int, key: str | None) -> bool:
-        """Whether the browser with ``key`` claimed ``seat``."""
-        stored = self.key_hashes[seat]
-        return (stored is not None and good_key(key)
-                and secrets.compare_digest(stored, token_hash(key or "")))
-
-    def connected(self, seat: int) -> bool:
-        """Whether ``seat``'s person is connected, here or to another server process."""
-        return bool(self.sockets.get(seat)) or any(
-            seat in seats for seats, _, _ in self.elsewhere.values())
-
-    def watching(self) -> int:
-        """How many watch the table, here and on the other server processes."""
-        return len(self.watchers) + sum(n for _, n, _ in self.elsewhere.values())
-
-    def here(self) -> bool:
-        """Whether anyone is connected to this table in this process."""
-        return bool(self.watchers) or any(self.sockets.values())
-
-
-def _table_row(session: Session, table_id: str) -> TableRow | None:
-    """A stored table with its seats and actions."""
-    return session.scalars(
-        select(TableRow).where(TableRow.id == table_id)
-        .options(selectinload(TableRow.seats), selectinload(TableRow.actions))
-    ).first()
-
-
-class Hub:
+class Hub(Storage):
     """All tables, their storage and their connections."""
 
     def __init__(self, engine: Engine, *, bot_delay: float = 0.6, think: float = 1.0,
@@ -396,68 +201,6 @@ class Hub:
 
     # -- storage -------------------------------------------------------------------
 
-    def _load_row(self, row: TableRow) -> Table:
-        """The table of ``row``, its stored actions replayed; :class:`RebuildError` (naming
-        the reason) if this version cannot rebuild it."""
-        try:
-            rules = Rules.parse(row.rules)
-        except RulesError as err:
-            raise RebuildError(f"its rules {row.rules!r} no longer parse: {err}") from err
-        seats = sorted(row.seats, key=lambda s: s.seat)
-        names = [s.name for s in seats]
-        try:
-            match = Match(rules, players=names, seed=row.seed, first_dealer=row.first_dealer)
-        except RummyError as err:
-            raise RebuildError(f"its match cannot be dealt (seed {row.seed}, first dealer "
-                               f"{row.first_dealer}, {len(names)} seats): {err}") from err
-        table = Table(
-            id=row.id, rules=rules, seed=row.seed, names=names,
-            kinds=[s.kind for s in seats], levels=[s.level for s in seats],
-            token_hashes=[s.token_hash for s in seats], joined=[s.joined for s in seats],
-            status=row.status, match=match, previous=row.previous, next_table=row.next_table,
-            key_hashes=[s.key_hash for s in seats], creator_hash=row.creator_hash,
-            turn_timer=row.turn_timer, standin=row.standin or STANDIN, listed=row.public,
-            ended_by=row.ended_by, abandoned=row.abandoned,
-            standing=[s.away for s in seats], away=[s.away for s in seats],
-        )
-        for action in sorted(row.actions, key=lambda a: a.seq):
-            # The stored actions were checked when played; replay them through the checked
-            # path all the same, so a damaged database cannot make an impossible game.
-            try:
-                match.apply(Action.parse(action.text))
-            except RummyError as err:
-                raise RebuildError(f"its stored action {action.seq} ({action.text!r}) is "
-                                   f"refused: {err}") from err
-            table.seq = action.seq
-            table.last = [f"{names[action.seat]}: {action.text}"]
-            table.actions.append(action.text)
-        return table
-
-    def _rebuild(self, row: TableRow) -> Table | None:
-        """:meth:`_load_row`, or None for a table that cannot be rebuilt: that is logged
-        and remembered (the caller marks its row ``broken``)."""
-        try:
-            return self._load_row(row)
-        except Exception as err:  # whatever the reason: this table, not the server, fails
-            expected = isinstance(err, RebuildError)
-            reason = str(err) if expected else f"{type(err).__name__}: {err}"
-            log.error("table %s can no longer be rebuilt and is marked broken: %s", row.id,
-                      reason, exc_info=not expected)
-            self.broken.add(row.id)
-            return None
-
-    def _save_broken(self, table_id: str) -> None:
-        with Session(self.engine) as session:
-            row = session.get(TableRow, table_id)
-            if row is not None:
-                row.status = BROKEN
-                session.commit()
-
-    def _saved(self, future: Future[None]) -> None:
-        err = future.exception()
-        if err is not None:
-            log.error("marking a table broken failed", exc_info=err)
-
     def restore(self) -> int:
         """Rebuild every unfinished table from the database; return how many were rebuilt.
 
@@ -466,23 +209,11 @@ class Hub:
         match is over but is not marked finished (the server stopped between the last
         action and the match's bookkeeping) is finished now: its status comes from the
         game, not from what was written last."""
-        unfinished: list[Table] = []
-        with Session(self.engine) as session:
-            rows = session.scalars(
-                select(TableRow).where(TableRow.status.not_in(("finished", BROKEN)))
-                .options(selectinload(TableRow.seats), selectinload(TableRow.actions))
-            ).all()
-            restored = 0
-            for row in rows:
-                table = self._rebuild(row)
-                if table is None:
-                    row.status = BROKEN
-                else:
-                    self.tables[row.id] = table
-                    restored += 1
-                    if table.match.is_over:
-                        unfinished.append(table)
-            session.commit()
+        rebuilt = self._rebuild_unfinished()
+        for table in rebuilt:
+            self.tables[table.id] = table
+        unfinished = [table for table in rebuilt if table.match.is_over]
+        restored = len(rebuilt)
         for table in unfinished:
             log.warning("table %s: its match was over but not recorded; recording it now",
                         table.id)
@@ -502,21 +233,14 @@ class Hub:
     def _load(self, table_id: str) -> Table:
         """:meth:`get`'s reading and replay, without putting the table in memory."""
         if table_id in self.broken:
-            raise HubError(BROKEN_MESSAGE, 410)
+            raise HubError(BROKEN_MESSAGE, 410, code="table-broken")
         if not table_id.isalnum() or len(table_id) > 32:
-            raise HubError("there is no such table", 404)
-        with Session(self.engine) as session:
-            row = _table_row(session, table_id)
-            if row is None:
-                raise HubError("there is no such table", 404)
-            if row.status == BROKEN:
-                self.broken.add(table_id)
-                raise HubError(BROKEN_MESSAGE, 410)
-            rebuilt = self._rebuild(row)
+            raise HubError("there is no such table", 404, code="no-table")
+        rebuilt = self._read_table(table_id)
         if rebuilt is None:
             # The mark goes through the writer thread, like every write while serving.
             self._writer.submit(self._save_broken, table_id).add_done_callback(self._saved)
-            raise HubError(BROKEN_MESSAGE, 410)
+            raise HubError(BROKEN_MESSAGE, 410, code="table-broken")
         return rebuilt
 
     async def fetch(self, table_id: str) -> Table:
@@ -579,17 +303,19 @@ class Hub:
     def _check_level(self, level: str) -> None:
         """Refuse a bot level this server does not play (unknown, too long, or thinking
         longer than the server allows)."""
-        if len(level) > LEVEL_LIMIT:
-            raise HubError(f"a bot's level is at most {LEVEL_LIMIT} characters")
+        if len(level) > BOT_LEVEL_LENGTH:
+            raise HubError(f"a bot's level is at most {BOT_LEVEL_LENGTH} characters",
+                           code="level-long", params={"max": BOT_LEVEL_LENGTH})
         try:
             _, options = parse_bot(level)
         except ValueError as err:
-            raise HubError(str(err)) from None
+            raise HubError(str(err), code="bot-level") from None
         if float(options.get("think", 0.0)) > self.think or "rollouts" in options:
             # A search holds a worker thread while it thinks: the server says how long it
             # may.
             raise HubError(f"a master thinks at most {self.think:g} s a move on this server "
-                           "(think=), and only by time")
+                           "(think=), and only by time", code="think-limit",
+                           params={"seconds": self.think})
 
     def create(self, rules_text: str, seats: Sequence[SeatSpec], *, seed: int | None = None,
                previous: str | None = None, first_dealer: int | None = None,
@@ -608,29 +334,37 @@ class Hub:
             rules = Rules.parse(rules_text)
             rules.check_players(len(seats))
         except RulesError as err:
-            raise HubError(str(err)) from None
-        if len(str(rules)) > RULES_LIMIT:
+            raise HubError(str(err), code="rules") from None
+        if len(str(rules)) > RULES_LENGTH:
             raise HubError(f"these rules change too many options to store with a table "
                            f"(their text is {len(str(rules))} characters, at most "
-                           f"{RULES_LIMIT}): keep the preset's defaults where you can")
+                           f"{RULES_LENGTH}): keep the preset's defaults where you can",
+                           code="rules-long", params={"length": len(str(rules)),
+                                                      "max": RULES_LENGTH})
         if not any(s.kind == "person" for s in seats):
             raise HubError("a table needs at least one person (bots-only tables are for the "
-                           "simulator)")
+                           "simulator)",
+                           code="no-person")
         for number, s in enumerate(seats, 1):
             if s.kind not in ("person", "bot"):
-                raise HubError(f"a seat is a person or a bot, not {s.kind!r}")
+                raise HubError(f"a seat is a person or a bot, not {s.kind!r}", code="seat-kind")
             if s.kind == "bot" and not s.level:
-                raise HubError(f"a bot seat needs a level; the bots are: {', '.join(BOTS)}")
+                raise HubError(f"a bot seat needs a level; the bots are: {', '.join(BOTS)}",
+                               code="level-missing")
             if s.kind == "bot" and s.level:
                 self._check_level(s.level)
-            if not s.name.strip() or len(s.name) > 40:
-                raise HubError("each seat needs a name of 1 to 40 characters")
+            if not s.name.strip() or len(s.name) > NAME_LENGTH:
+                raise HubError(f"each seat needs a name of 1 to {NAME_LENGTH} characters",
+                               code="name-length", params={"max": NAME_LENGTH})
             if not printable_name(s.name):
                 raise HubError(f"seat {number}: a name may hold letters, digits, "
                                "spaces and punctuation, not control, invisible or "
-                               "direction-changing characters")
+                               "direction-changing characters", code="name-text",
+                               params={"seat": number})
         if turn_timer is not None and not TIMER_RANGE[0] <= turn_timer <= TIMER_RANGE[1]:
-            raise HubError(f"a turn timer is {TIMER_RANGE[0]} to {TIMER_RANGE[1]} seconds")
+            raise HubError(f"a turn timer is {TIMER_RANGE[0]} to {TIMER_RANGE[1]} seconds",
+                           code="timer-range",
+                           params={"min": TIMER_RANGE[0], "max": TIMER_RANGE[1]})
         standin = standin or STANDIN
         self._check_level(standin)
         names = [s.name.strip() for s in seats]
@@ -640,7 +374,7 @@ class Hub:
         try:
             match = Match(rules, players=names, seed=seed, first_dealer=first_dealer)
         except RulesError as err:
-            raise HubError(str(err)) from None
+            raise HubError(str(err), code="rules") from None
         table_id = secrets.token_hex(6)
         tokens = [secrets.token_urlsafe(24) if s.kind == "person" and token_hashes is None
                   else None for s in seats]
@@ -658,19 +392,7 @@ class Hub:
             creator_hash=creator_hash, turn_timer=turn_timer, standin=standin,
             standing=[False] * len(seats), away=[False] * len(seats), listed=listed,
         )
-        with Session(self.engine) as session:
-            session.add(TableRow(
-                id=table.id, created_at=datetime.now(UTC), rules=str(rules), seed=seed,
-                first_dealer=first_dealer, status=table.status, previous=previous,
-                creator_hash=creator_hash, turn_timer=turn_timer, standin=standin,
-                public=listed,
-                seats=[TableSeatRow(seat=i, name=names[i], kind=table.kinds[i],
-                                    level=table.levels[i],
-                                    token_hash=table.token_hashes[i],
-                                    key_hash=table.key_hashes[i],
-                                    joined=table.joined[i]) for i in range(len(names))],
-            ))
-            session.commit()
+        self._save_new(table, first_dealer)
         if keep:
             self.tables[table.id] = table
         return table
@@ -694,26 +416,12 @@ class Hub:
         self._schedule_bot(table)
         return True
 
-    def _save_join(self, table_id: str, seat: int) -> None:
-        """Store that ``seat`` joined; the game starts once every seat has (decided by
-        the stored seats, the table's row locked: with several server processes, two
-        people joining at once through two of them start it once)."""
-        with Session(self.engine) as session:
-            row = session.get(TableRow, table_id, with_for_update=True)
-            assert row is not None
-            for s in row.seats:
-                if s.seat == seat:
-                    s.joined = True
-            if row.status == "waiting" and all(s.joined for s in row.seats):
-                row.status = "playing"
-            session.commit()
-
     async def rematch(self, table: Table, seat: int) -> str:
         """A new table with the same seats; each person's new link reaches that person."""
         async with table.lock:
             await self._fresh(table)
             if table.status != "finished":
-                raise HubError("the match is not over yet", 409)
+                raise HubError("the match is not over yet", 409, code="match-not-over")
             if table.next_table is None:
                 # The rematch goes on with the next dealer by the rules (one-deal: the winner).
                 new = await self.open_table(str(table.rules), [
@@ -727,13 +435,6 @@ class Hub:
                 await self._write(self._save_next, table.id, new.id)
         await self.broadcast(table)
         return table.next_table
-
-    def _save_next(self, table_id: str, next_id: str) -> None:
-        with Session(self.engine) as session:
-            row = session.get(TableRow, table_id)
-            assert row is not None
-            row.next_table = next_id
-            session.commit()
 
     # -- who may open a seat -------------------------------------------------------
 
@@ -789,15 +490,6 @@ class Hub:
             await self._write(self._save_seat, table.id, seat, {"key_hash": digest})
             table.key_hashes[seat] = digest
         return True
-
-    def _save_seat(self, table_id: str, seat: int, values: dict[str, object]) -> None:
-        """Store ``values`` (column: value) in one seat's row."""
-        with Session(self.engine) as session:
-            row = session.scalars(select(TableSeatRow).where(
-                TableSeatRow.table_id == table_id, TableSeatRow.seat == seat)).one()
-            for column, value in values.items():
-                setattr(row, column, value)
-            session.commit()
 
     async def new_link(self, table: Table, seat: int, creator_key: str | None) -> str:
         """A new link for ``seat``, asked by the browser that made the table: the old
@@ -911,8 +603,9 @@ class Hub:
                            "one has started", 409, code="not-in-play")
         if name is not None:
             name = name.strip()
-            if not name or len(name) > 40 or not printable_name(name):
-                raise HubError("a name is 1 to 40 letters, digits, spaces and punctuation")
+            if not name or len(name) > NAME_LENGTH or not printable_name(name):
+                raise HubError(f"a name is 1 to {NAME_LENGTH} letters, digits, spaces and "
+                               "punctuation", code="name-invalid", params={"max": NAME_LENGTH})
         await self.claim(table, seat, key)
         for send in list(table.sockets.get(seat, ())):
             # Whoever had the seat open by its link alone no longer has it.
@@ -955,22 +648,13 @@ class Hub:
         """The tables where the browser with ``key`` claimed a seat, newest first: each
         with its rules, status, the seat, every seat's name, and whether it is that
         seat's move (run in a worker thread: it reads the database)."""
-        digest = token_hash(key)
-        with Session(self.engine) as session:
-            rows = session.execute(
-                select(TableRow, TableSeatRow.seat).join(TableSeatRow)
-                .where(TableSeatRow.key_hash == digest)
-                .order_by(TableRow.created_at.desc()).limit(limit)
-                .options(selectinload(TableRow.seats))
-            ).all()
-            out = []
-            for row, seat in rows:
-                table = self.tables.get(row.id)
-                turn = (table is not None and table.status == "playing"
-                        and not table.match.is_over and table.match.deal.to_move == seat)
-                out.append({"id": row.id, "rules": row.rules, "status": row.status,
-                            "seat": seat, "names": [s.name for s in row.seats],
-                            "created": row.created_at.isoformat(), "your_turn": turn})
+        out = self._claimed(token_hash(key), limit)
+        for entry in out:
+            table = self.tables.get(str(entry["id"]))
+            seat = entry["seat"]
+            entry["your_turn"] = (table is not None and table.status == "playing"
+                                  and not table.match.is_over
+                                  and table.match.deal.to_move == seat)
         return out
 
     # -- chat --------------------------------------------------------------------------
@@ -1266,13 +950,6 @@ class Hub:
             self._arm_timer(table)
         await self.broadcast(table)
 
-    def _delete_action(self, table_id: str, seq: int) -> None:
-        with Session(self.engine) as session:
-            row = session.scalars(select(ActionRow).where(
-                ActionRow.table_id == table_id, ActionRow.seq == seq)).one()
-            session.delete(row)
-            session.commit()
-
     async def seen(self, table: Table, seat: int) -> None:
         """``seat`` has closed the last deal's summary: once every person has, the bots
         go on with the next deal."""
@@ -1291,7 +968,7 @@ class Hub:
         seq = table.seq + 1
         try:
             await self._write(self._save_action, table.id, seq, seat, str(action))
-        except IntegrityError:
+        except Conflict:
             # Another server process stored this table's next action first: this one
             # came too late (what it answered is no longer the position).
             await self._catch_up(table)
@@ -1318,15 +995,6 @@ class Hub:
             table.read.clear()
         table.last = [f"{table.names[seat]}: {text}"]
 
-    def _save_action(self, table_id: str, seq: int, seat: int, text: str) -> None:
-        with Session(self.engine) as session:
-            session.add(ActionRow(table_id=table_id, seq=seq, seat=seat, text=text))
-            # The commonest change comes whole, announced by its own commit: the other
-            # server processes play it without reading the table again.
-            self.bus.publish_with(session, {"k": "action", "t": table_id, "seq": seq,
-                                            "seat": seat, "text": text})
-            session.commit()
-
     @staticmethod
     def nobody_played(table: Table) -> bool:
         """Whether every person at ``table`` has left it: the stand-in plays each person's
@@ -1335,26 +1003,6 @@ class Hub:
         players alone, and is recorded as abandoned."""
         return all(table.standing[s] and (table.away[s] or not table.connected(s))
                    for s in range(table.players) if table.kinds[s] == "person")
-
-    def _save_finish(self, table: Table) -> None:
-        store = Store(engine=self.engine)
-        levels = table.levels
-        players = [parse_bot(level)[0] if table.kinds[s] == "bot" and level else table.names[s]
-                   for s, level in enumerate(levels)]
-        # A person's results belong to the key of the browser that claimed the seat.
-        keys = [table.key_hashes[s] if table.kinds[s] == "person" else None
-                for s in range(table.players)]
-        game_id = store.add_match(table.match, table.kinds, names=players, source="web",
-                                  record=records.dumps(records.from_match(table.match)),
-                                  keys=keys, abandoned=table.abandoned)
-        with Session(self.engine) as session:
-            row = session.get(TableRow, table.id)
-            assert row is not None
-            row.status = "finished"
-            row.game_id = game_id
-            row.ended_by = table.ended_by
-            row.abandoned = table.abandoned
-            session.commit()
 
     @staticmethod
     def bot_rng(table: Table, seat: int) -> random.Random:
@@ -1490,7 +1138,7 @@ class Hub:
             return
         try:
             stored = await asyncio.to_thread(self._stored_seqs, list(here))
-        except SQLAlchemyError:
+        except StorageError:
             return  # (the database is away: the next heartbeat looks again)
         for table_id, table in here.items():
             if stored.get(table_id, (table.seq, table.status))[0] != table.seq or (
@@ -1498,25 +1146,8 @@ class Hub:
                     and stored.get(table_id, (0, table.status))[1] == "finished"):
                 log.warning("table %s was behind the database here; read again", table_id)
                 table.stale = True
-                with contextlib.suppress(SQLAlchemyError):
+                with contextlib.suppress(StorageError):
                     await self.refresh(table)
-
-    def _stored_seqs(self, table_ids: list[str]) -> dict[str, tuple[int, str]]:
-        """For each of ``table_ids``: the number of its last stored action, and its
-        stored status."""
-        out: dict[str, tuple[int, str]] = {}
-        with Session(self.engine) as session:
-            for start in range(0, len(table_ids), 500):
-                chunk = table_ids[start:start + 500]
-                last: dict[str, int] = {
-                    table_id: seq for table_id, seq in session.execute(
-                        select(ActionRow.table_id, func.max(ActionRow.seq))
-                        .where(ActionRow.table_id.in_(chunk))
-                        .group_by(ActionRow.table_id))}
-                for table_id, status in session.execute(
-                        select(TableRow.id, TableRow.status).where(TableRow.id.in_(chunk))):
-                    out[table_id] = (last.get(table_id) or 0, status)
-        return out
 
     async def _tell_here(self, table: Table) -> None:
         seats = sorted(s for s, sends in table.sockets.items() if sends)
@@ -1536,89 +1167,97 @@ class Hub:
             return True
         return not any(seats or watchers for seats, watchers, _ in table.elsewhere.values())
 
-    async def _on_message(self, message: dict[str, Any]) -> None:
-        """What another server process announced (see :mod:`rummykit.server.bus`)."""
-        kind = message.get("k")
+    async def _on_message(self, message: Mapping[str, object]) -> None:
+        """What another server process announced (see :mod:`rummykit.server.bus`): parsed
+        into its :mod:`~rummykit.server.announcements` type first; one that is not
+        understood is logged (by its kind and field, never its values: a transfer's
+        announcement holds a key) and ignored."""
         sender = message.get("from")
         if isinstance(sender, str) and sender:
             self.alive[sender] = time.monotonic()
         try:
-            if kind == "alive":
-                return
-            if kind == "who":
-                # Another process (re)started or read a table: who is connected here.
-                for table in list(self.tables.values()):
-                    if table.here() and message.get("t") in (None, table.id):
-                        await self._tell_here(table)
-                return
-            if kind == "resync":
-                # Heard again after a break: whatever was announced meanwhile is lost, so
-                # every table is read again before it is next shown or used here.
-                for table in list(self.tables.values()):
-                    table.stale = True
-                for table in list(self.tables.values()):
-                    if table.here():
-                        with contextlib.suppress(SQLAlchemyError):
-                            await self.refresh(table)
-                return
-            if kind == "transfer":
-                self.transfers.heard(str(message["code"]), str(message["key"]))
-                return
-            if kind == "spent":
-                self.transfers.spend(str(message["code"]))
-                return
-            table_id = str(message.get("t"))
-            held = self.tables.get(table_id)
-            if held is None:
-                if kind == "changed" and table_id not in self.broken:
-                    # A table made (or started) in another process: held here too, so
-                    # the lobby and every page here show it.
-                    with contextlib.suppress(HubError):
-                        loaded = await self.fetch(table_id)
-                        await self.refresh(loaded)  # (it may have been read before this)
-                        if loaded.status != "finished":
-                            self.resume(loaded)
-                return
-            table = held
-            if kind in ("changed", "action"):
-                if not (table.here() or table.listed or self._plays_bots(table)):
-                    table.stale = True  # nobody here to tell: read when next needed
-                elif kind == "action":
-                    await self._heard_action(table, int(message["seq"]),
-                                             int(message["seat"]), str(message["text"]))
-                else:
-                    await self.refresh(table)
-            elif kind == "here":
-                seats = frozenset(int(s) for s in message["seats"])
-                await self._elsewhere(table, {str(message["from"]): (
-                    seats, int(message["watchers"]), time.monotonic())})
-            elif kind == "chat":
-                await self._heard_chat(table, dict(message["m"]))
-            elif kind == "seen":
-                await self._heard_seen(table, int(message["seat"]))
-            elif kind == "standing":
-                table.standing[int(message["seat"])] = bool(message["on"])
-                self._arm_timer(table)
-                await self.broadcast(table)
-                self._schedule_bot(table)
-            elif kind == "question":
-                table.left = [int(s) for s in message["left"]]
-                table.votes = {int(s): bool(end) for s, end in message["votes"].items()}
-                await self.broadcast(table)
-            elif kind == "kick":
-                for send in list(table.sockets.get(int(message["seat"]), ())):
-                    await self.kick(table, send, str(message["reason"]))
-        except (KeyError, TypeError, ValueError, AttributeError):
-            # (its kind and fields' names only: a transfer's announcement holds a key)
-            log.warning("an announcement of another process was not understood: %.40r "
-                        "with %.200s", kind, ", ".join(sorted(map(str, message))))
-        except SQLAlchemyError:
+            heard = announcements.parse(message)
+        except announcements.BadAnnouncement as err:
+            log.warning("an announcement of another process was not understood: %s", err)
+            return
+        try:
+            await self._follow(heard, sender)
+        except StorageError:
             # The table could not be read again: it is read when next needed.
             held = self.tables.get(str(message.get("t")))
             if held is not None:
                 held.stale = True
             log.warning("an announcement of another process could not be followed (the "
                         "database did not answer)")
+
+    async def _follow(self, heard: announcements.Announcement, sender: object) -> None:
+        """Do what another process's announcement asks of this one."""
+        match heard:
+            case announcements.Alive():
+                return
+            case announcements.Who(table=wanted):
+                # Another process (re)started or read a table: who is connected here.
+                for table in list(self.tables.values()):
+                    if table.here() and wanted in (None, table.id):
+                        await self._tell_here(table)
+                return
+            case announcements.Resync():
+                # Heard again after a break: whatever was announced meanwhile is lost, so
+                # every table is read again before it is next shown or used here.
+                for table in list(self.tables.values()):
+                    table.stale = True
+                for table in list(self.tables.values()):
+                    if table.here():
+                        with contextlib.suppress(StorageError):
+                            await self.refresh(table)
+                return
+            case announcements.Transfer(code=code, key=key):
+                self.transfers.heard(code, key)
+                return
+            case announcements.Spent(code=code):
+                self.transfers.spend(code)
+                return
+        table_id = heard.table
+        held = self.tables.get(table_id)
+        if held is None:
+            if isinstance(heard, announcements.Changed) and table_id not in self.broken:
+                # A table made (or started) in another process: held here too, so the
+                # lobby and every page here show it.
+                with contextlib.suppress(HubError):
+                    loaded = await self.fetch(table_id)
+                    await self.refresh(loaded)  # (it may have been read before this)
+                    if loaded.status != "finished":
+                        self.resume(loaded)
+            return
+        table = held
+        match heard:
+            case announcements.Changed() | announcements.Played() if not (
+                    table.here() or table.listed or self._plays_bots(table)):
+                table.stale = True  # nobody here to tell: read when next needed
+            case announcements.Played(seq=seq, seat=seat, text=text):
+                await self._heard_action(table, seq, seat, text)
+            case announcements.Changed():
+                await self.refresh(table)
+            case announcements.Here(seats=seats, watchers=watchers):
+                if isinstance(sender, str) and sender:
+                    await self._elsewhere(table, {sender: (seats, watchers,
+                                                           time.monotonic())})
+            case announcements.Chat(message=said):
+                await self._heard_chat(table, said)
+            case announcements.Seen(seat=seat):
+                await self._heard_seen(table, seat)
+            case announcements.Standing(seat=seat, on=on) if seat < table.players:
+                table.standing[seat] = on
+                self._arm_timer(table)
+                await self.broadcast(table)
+                self._schedule_bot(table)
+            case announcements.Question(left=left, votes=votes):
+                table.left = list(left)
+                table.votes = dict(votes)
+                await self.broadcast(table)
+            case announcements.Kick(seat=seat, reason=reason):
+                for send in list(table.sockets.get(seat, ())):
+                    await self.kick(table, send, reason)
 
     async def _elsewhere(self, table: Table,
                          changes: dict[str, tuple[frozenset[int], int, float] | None]) -> None:
@@ -1728,26 +1367,6 @@ class Hub:
             table.left, table.votes = [], {}
         table.stale = False
         self._arm_timer(table)
-
-    def _reread(self, table_id: str, since: int) -> dict[str, Any] | None:
-        """A table's stored seats and status, and its actions numbered ``since`` or more."""
-        with Session(self.engine) as session:
-            row = session.scalars(select(TableRow).where(TableRow.id == table_id)
-                                  .options(selectinload(TableRow.seats))).first()
-            if row is None:
-                return None
-            actions = session.execute(
-                select(ActionRow.seq, ActionRow.seat, ActionRow.text)
-                .where(ActionRow.table_id == table_id, ActionRow.seq >= since)
-                .order_by(ActionRow.seq)).all()
-            return {
-                "status": row.status, "next_table": row.next_table,
-                "ended_by": row.ended_by, "abandoned": row.abandoned, "listed": row.public,
-                "seats": [{"name": s.name, "joined": s.joined, "key_hash": s.key_hash,
-                           "token_hash": s.token_hash, "away": s.away}
-                          for s in sorted(row.seats, key=lambda s: s.seat)],
-                "actions": [(seq, seat, text) for seq, seat, text in actions],
-            }
 
     # -- what each seat hears ------------------------------------------------------
 
