@@ -47,17 +47,21 @@ from rummykit.server.pool import IDLE_LIMIT
 from rummykit.server.replays import FrameCache, frames, frames_json
 from rummykit.server.routes import live, pages, replay, seats, stats, tables, transfer
 from rummykit.server.routes.deps import Server, no_secret_in_address
-from rummykit.server.routes.live import MAX_MESSAGE
 from rummykit.server.routes.pages import STATIC
-from rummykit.server.routes.replay import MAX_RECORD
-from rummykit.server.routes.tables import MASTER_TABLES_PER_CLIENT
 
 __all__ = ["MASTER_TABLES_PER_CLIENT", "MAX_BODY", "MAX_MESSAGE", "MAX_RECORD", "create_app",
            "frames", "frames_json", "private"]
 
 log = logging.getLogger("rummykit.server")
 
-# The server's limits that the routes read at each use (so that they may be tuned):
+# The server's limits, read by the routes at each use (so that they may be tuned):
+MAX_MESSAGE = 2048
+"""Bytes: a longer WebSocket message is refused."""
+MAX_RECORD = 5_000_000
+"""Bytes of an uploaded record."""
+MASTER_TABLES_PER_CLIENT = 5
+"""Tables with a ``master`` bot or stand-in one client address may open in ten minutes
+(then 429 ``master-limit``): each of its moves is a search of up to a second."""
 MAX_OPEN_TABLES = 5_000
 """Unfinished tables the server keeps at once (then 503): each holds a match in memory."""
 MAX_WATCHERS = 50

@@ -41,14 +41,11 @@ from rummykit.server.schemas import (
     WhyIn,
 )
 
-__all__ = ["KICKED", "MAX_MESSAGE", "router"]
+__all__ = ["KICKED", "router"]
 
 log = logging.getLogger("rummykit.server")
 
 router = APIRouter()
-
-MAX_MESSAGE = 2048
-"""Bytes: a longer WebSocket message is refused."""
 
 KICKED = {
     "replaced": "this seat is now open in another tab or window of this browser",
@@ -111,7 +108,7 @@ def same_origin(socket: WebSocket) -> bool:
 
 def read_hello(raw: str | None) -> HelloIn | str:
     """A seat connection's hello, or what is wrong with the first message."""
-    if raw is None or len(raw.encode()) > MAX_MESSAGE:
+    if raw is None or len(raw.encode()) > conf.MAX_MESSAGE:
         return f"the first message is the hello, a JSON text: {HELLO_SHAPE}"
     try:
         message = json.loads(raw)
@@ -234,9 +231,9 @@ class Seat:
 
 def parse(raw: str, seat: int) -> Incoming | HubError:
     """The message ``raw`` that ``seat`` sent, or why it is refused."""
-    if len(raw.encode()) > MAX_MESSAGE:
-        return HubError(f"message too long (at most {MAX_MESSAGE} bytes)",
-                        code="message-long", params={"n": MAX_MESSAGE})
+    if len(raw.encode()) > conf.MAX_MESSAGE:
+        return HubError(f"message too long (at most {conf.MAX_MESSAGE} bytes)",
+                        code="message-long", params={"n": conf.MAX_MESSAGE})
     try:
         message = json.loads(raw)
     except json.JSONDecodeError:
@@ -397,7 +394,7 @@ async def spectate(socket: WebSocket, hub: Hub, table_id: str) -> None:
                             "message": "too many messages: slow down"})
                 continue
             try:
-                kind = json.loads(raw).get("type") if len(raw) <= MAX_MESSAGE else None
+                kind = json.loads(raw).get("type") if len(raw) <= conf.MAX_MESSAGE else None
             except (ValueError, RecursionError, AttributeError):
                 kind = None
             if kind == "sync":

@@ -15,12 +15,9 @@ from rummykit.server.hub import HubError
 from rummykit.server.routes.deps import ServerOf, TableOf, using
 from rummykit.server.schemas import FramesOut
 
-__all__ = ["MAX_RECORD", "router"]
+__all__ = ["router"]
 
 router = APIRouter(prefix="/api")
-
-MAX_RECORD = 5_000_000
-"""Bytes of an uploaded record."""
 
 FRAMES = {200: {"model": FramesOut, "content": {"application/json": {}}}}
 """(what the OpenAPI pages say of a replay: it is sent as the bytes it was encoded to)"""
@@ -63,7 +60,7 @@ async def table_frames(table_id: str, server: ServerOf) -> Response:
 async def replay_upload(request: Request, server: ServerOf) -> Response:
     """The steps of an uploaded record (its JSON as the body)."""
     body = await request.body()
-    if len(body) > MAX_RECORD:
+    if len(body) > conf.MAX_RECORD:
         raise HubError("that record is too large")
     try:
         rec = records.loads(body)

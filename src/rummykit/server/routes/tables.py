@@ -36,9 +36,6 @@ router = APIRouter(prefix="/api")
 TABLE_WINDOW = 600.0
 """The window, in seconds, of the allowance of new tables from one client address (the
 app's ``tables_per_client``)."""
-MASTER_TABLES_PER_CLIENT = 5
-"""Tables with a ``master`` bot or stand-in one client address may open in TABLE_WINDOW
-seconds (then 429 ``master-limit``): each of its moves is a search of up to a second."""
 LOBBY_LIMIT = 100
 """The most tables the lobby lists."""
 
@@ -98,10 +95,10 @@ def admit(server: ServerOf, body: TableIn, client: str) -> None:
     searching = [s.level for s in body.seats if s.kind == "bot"] + [body.standin]
     if any(masterly(level) for level in searching):
         masters = bucket_of(server.mastering, client, lambda: Bucket(
-            MASTER_TABLES_PER_CLIENT, MASTER_TABLES_PER_CLIENT / TABLE_WINDOW),
+            conf.MASTER_TABLES_PER_CLIENT, conf.MASTER_TABLES_PER_CLIENT / TABLE_WINDOW),
             most)
         if not masters.take():
-            raise HubError(f"at most {MASTER_TABLES_PER_CLIENT} new tables with a master "
+            raise HubError(f"at most {conf.MASTER_TABLES_PER_CLIENT} new tables with a master "
                            "in ten minutes from one place (each of its moves is a long "
                            "search): choose expert, or try again later", 429,
                            code="master-limit")
