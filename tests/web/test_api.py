@@ -513,7 +513,8 @@ def test_illegal_action_in_the_play_phase(client: TestClient, case: str) -> None
 
 def test_a_refused_action_says_its_code_and_params(client: TestClient) -> None:
     """Beside its message (as before), a refused action carries the engine's refusal code
-    and params (a notation error: "notation"); other errors carry neither."""
+    and params (a notation error: "notation"); a message of the wrong shape carries the
+    server's own code ("message-type", "not-json") and no params."""
     table_id, tokens = create(client, TWO)
     shadow = Shadow(RULES, ["Ann", "Bob"], SEED)
     with seated(client, table_id, tokens) as conns:
@@ -528,15 +529,15 @@ def test_a_refused_action_says_its_code_and_params(client: TestClient) -> None:
             (me, {"type": "action", "action": "discard ZZ"}, {"code": "notation", "params": {}}),
             (1 - me, {"type": "action", "action": "draw stock"},
              {"code": "not-your-turn", "params": {"name": ["Ann", "Bob"][me]}}),
-            (me, {"type": "shout"}, {}),
-            (me, '{"type": "action"', {}),
+            (me, {"type": "shout"}, {"code": "message-type", "params": {}}),
+            (me, '{"type": "action"', {"code": "not-json", "params": {}}),
         ]
         for sender, message, expected in cases:
             conns[sender].send(message)
             error = conns[sender].recv()
             assert error["type"] == "error" and isinstance(error["message"], str)
             assert {k: v for k, v in error.items() if k not in ("type", "message")} == expected
-            if expected.get("code") not in (None, "not-your-turn"):
+            if expected.get("code") not in ("not-your-turn", "message-type", "not-json"):
                 # the message is the engine's own, unchanged
                 assert isinstance(message, dict)
                 with pytest.raises(RummyError) as refused:

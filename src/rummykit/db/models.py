@@ -21,6 +21,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
+from rummykit.limits import BOT_LEVEL_LENGTH, RULES_LENGTH
+
 __all__ = ["ActionRow", "Base", "GameRow", "SeatRow", "TableRow", "TableSeatRow"]
 
 
@@ -38,7 +40,7 @@ class GameRow(Base):
     source: Mapped[str] = mapped_column(String(20))
     unit: Mapped[str] = mapped_column(String(10))
     """``match`` or ``deal``."""
-    rules: Mapped[str] = mapped_column(String(400))
+    rules: Mapped[str] = mapped_column(String(RULES_LENGTH))
     preset: Mapped[str] = mapped_column(String(40), index=True)
     scoring: Mapped[str] = mapped_column(String(10), server_default="collect")
     """How deals were scored: with ``penalty`` the lowest total is the best."""
@@ -85,7 +87,7 @@ class TableRow(Base):
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    rules: Mapped[str] = mapped_column(String(400))
+    rules: Mapped[str] = mapped_column(String(RULES_LENGTH))
     seed: Mapped[int] = mapped_column(BigInteger)
     first_dealer: Mapped[int | None] = mapped_column(Integer, nullable=True)
     """The seat that deals first; None: as the rules say."""
@@ -105,7 +107,7 @@ class TableRow(Base):
     """Listed in the lobby, where anyone may take a free seat."""
     turn_timer: Mapped[int | None] = mapped_column(Integer, nullable=True)
     """Seconds a person has for a turn before a computer player plays it; None: no timer."""
-    standin: Mapped[str | None] = mapped_column(String(20), nullable=True)
+    standin: Mapped[str | None] = mapped_column(String(BOT_LEVEL_LENGTH), nullable=True)
     """The level of the computer player that plays for a person who is away."""
     ended_by: Mapped[int | None] = mapped_column(Integer, nullable=True)
     """The seat whose person left, when the others chose to end the match then."""
@@ -125,9 +127,11 @@ class TableSeatRow(Base):
     table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), index=True)
     seat: Mapped[int] = mapped_column(Integer)
     name: Mapped[str] = mapped_column(String(80))
+    """(wider than :data:`~rummykit.limits.NAME_LENGTH`, as stored since the first
+    schema: a longer name is refused before it is stored)"""
     kind: Mapped[str] = mapped_column(String(10))
     """``person`` or ``bot``."""
-    level: Mapped[str | None] = mapped_column(String(20), nullable=True)
+    level: Mapped[str | None] = mapped_column(String(BOT_LEVEL_LENGTH), nullable=True)
     token: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
     """No longer written (tokens are kept hashed, in ``token_hash``); older rows' tokens
     were hashed by migration 0004."""

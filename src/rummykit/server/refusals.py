@@ -86,7 +86,6 @@ WebRefusal = Literal[
     "message-long",
     "message-shape",
     "message-type",
-    "action-text",
     "own-seat-only",
 ]
 """Every reason the web server refuses a request (beside the engine's)."""
@@ -161,7 +160,6 @@ WEB_REFUSALS: dict[WebRefusal, str] = {
     "message-long": "a WebSocket message that is too long (params: max)",
     "message-shape": "a WebSocket message that is not a JSON object with a 'type'",
     "message-type": "a WebSocket message of a type the server does not know (params: type)",
-    "action-text": "an action or why message without its action's text",
     "own-seat-only": "an action for another seat than the connection's own",
 }
 """What each of :data:`WebRefusal` means (one line; the catalogs say it to people)."""

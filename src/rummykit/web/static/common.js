@@ -36,11 +36,28 @@ function backEl(small) {
   return el("span", { class: "card back" + (small ? " small" : ""), "aria-hidden": "true" });
 }
 
+// The server's limits on what a person types (GET /api/config: the longest name, chat
+// line, the shape of a browser's key...), so that no page writes the numbers again. They
+// are kept for the next page; an input with data-limit="name_length" gets that maxlength.
+let LIMITS = (() => { try { return JSON.parse(localStorage.getItem("rummykit.config")) || {}; } catch (e) { return {}; } })();
+function limits() { return LIMITS; }
+const limitsReady = fetch("/api/config").then((response) => response.json()).then((data) => {
+  LIMITS = data;
+  try { localStorage.setItem("rummykit.config", JSON.stringify(data)); } catch (e) { /* storage off */ }
+  return data;
+}).catch(() => LIMITS).then((data) => {
+  for (const input of document.querySelectorAll("[data-limit]")) {
+    if (data[input.dataset.limit]) input.maxLength = data[input.dataset.limit];
+  }
+  return data;
+});
+
 // This browser's key: made once from 192 random bits and kept here. A seat's link claims
 // the seat for the browser that opens it first; after that only this key opens it.
 function browserKey() {
   let key = localStorage.getItem("rummykit.key");
-  if (!key || !/^[A-Za-z0-9_-]{22,64}$/.test(key)) {
+  const shape = limits().key_pattern;
+  if (!key || (shape && !new RegExp(shape).test(key))) {
     const bytes = crypto.getRandomValues(new Uint8Array(24));
     key = btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
     localStorage.setItem("rummykit.key", key);

@@ -89,7 +89,7 @@ function seatRow(index, kind, name, level) {
     el("option", { value: "" }, t("think.option", { s: THINK })),
     ...[0.1, 0.3, 1, 3].filter((s) => s < THINK).map((s) =>
       el("option", { value: String(s) }, t("think.option", { s }))));
-  const nameIn = el("input", { name: "name", value: name, maxlength: 40, "aria-label": t("seat.aria_name", { n: index + 1 }) });
+  const nameIn = el("input", { name: "name", value: name, maxlength: limits().name_length, "aria-label": t("seat.aria_name", { n: index + 1 }) });
   const sync = () => {
     levelSel.classList.toggle("hidden", kind !== "bot");
     thinkSel.classList.toggle("hidden", kind !== "bot" || levelSel.value !== "master");
@@ -292,6 +292,7 @@ async function init() {
   document.getElementById("make-code").addEventListener("click", makeCode);
   document.getElementById("use-code").addEventListener("click", useCode);
   const data = await api("/api/presets");
+  await limitsReady;  // (the seats' name boxes hold names to the server's length)
   PRESETS = data.presets; BOTS = data.bots; THINK = data.think;
   const select = document.getElementById("preset");
   for (const [name, preset] of Object.entries(PRESETS)) {
