@@ -28,7 +28,7 @@ Every record text that :func:`rummykit.record.dumps` produces during a test (``d
 command line, the server and the simulator all write through it) is validated against
 the schema the package ships (:func:`rummykit.schemas.record_schema`): a test that writes
 a record the schema refuses fails, naming the place and the reason. Records written by a
-subprocess are not seen; ``tests/test_record_schema.py`` checks one written by the command.
+subprocess are not seen; ``tests/records/test_record_schema.py`` checks one written by the command.
 """
 
 from __future__ import annotations

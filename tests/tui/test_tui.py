@@ -216,7 +216,7 @@ def test_resume_shows_the_saved_position_and_ctrl_c_keeps_the_record(tmp_path: P
             if v.phase == "draw":
                 await pilot.press("s")
             if os.environ.get("RUMMYKIT_SCREENSHOTS") == "1":  # the README's picture
-                app.save_screenshot("tui.svg", str(Path(__file__).parents[1] / "docs"
+                app.save_screenshot("tui.svg", str(Path(__file__).parents[2] / "docs"
                                                    / "screenshots"))
             await pilot.press("ctrl+c")
         assert app.return_code == 130

@@ -22,7 +22,8 @@ from rummykit.cards import CARDS
 from rummykit.cli import play
 from rummykit.cliutil import UsageError, atomic_write
 from rummykit.session import LocalGame
-from test_cli_play import Player, Scripted, cards_in, last_line
+
+from .test_cli_play import Player, Scripted, cards_in, last_line
 
 RUMMYKIT = Path(sys.executable).with_name("rummykit")
 

@@ -19,13 +19,14 @@ from collections import Counter
 
 import pytest
 
-from rules._build_variants import deal as deal_from
-from rules._build_variants import play
 from rummykit.cards import parse_cards
 from rummykit.engine import Deal, determinize
 from rummykit.engine.knowledge import UNKNOWN
 from rummykit.rules import Rules, preset
 from rummykit.views import View, view
+
+from .rules._build_variants import deal as deal_from
+from .rules._build_variants import play
 
 PRESETS = ["basic", "one-deal", "classic", "rummy500", "limited-stock", "ramino"]
 

@@ -10,7 +10,7 @@ meld the longest meld on offer, else lay off, else discard the highest card. The
 what is legal; every move is made by clicking or typing like a person.
 
 Screenshots of the main screens go to the test's tmp dir, and also to
-``tests/web/screenshots/`` when ``RUMMYKIT_SCREENSHOTS=1``.
+``tests/server/screenshots/`` when ``RUMMYKIT_SCREENSHOTS=1``.
 """
 
 from __future__ import annotations
@@ -192,7 +192,7 @@ def pages(browser: Any) -> Iterator[Pages]:
 
 @pytest.fixture
 def shot(tmp_path: Path, request: pytest.FixtureRequest) -> Any:
-    """``shot(page, name)``: a full-page screenshot in tmp, and in tests/web/screenshots/
+    """``shot(page, name)``: a full-page screenshot in tmp, and in tests/server/screenshots/
     too when RUMMYKIT_SCREENSHOTS=1."""
     keep = os.environ.get("RUMMYKIT_SCREENSHOTS") == "1"
     suffix = "-postgres" if "postgres" in request.node.name else ""

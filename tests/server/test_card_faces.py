@@ -7,7 +7,7 @@ round bottom right, the pips of its rank in the classic layout or a court figure
 hearts and diamonds and black clubs and spades (or the four-colour deck), a name for
 screen readers in the page's language, and a corner index that stays readable on a
 phone's small card. The screenshots go to the test's tmp dir, and to
-``tests/web/screenshots/`` when ``RUMMYKIT_SCREENSHOTS=1``.
+``tests/server/screenshots/`` when ``RUMMYKIT_SCREENSHOTS=1``.
 """
 
 from __future__ import annotations
@@ -93,7 +93,7 @@ def open_rules(pages: Pages, server: Server, **options: Any) -> Any:
 
 
 def keep(tmp_path: Path, page: Any, name: str) -> Path:
-    """A screenshot of the cards alone, in tmp (and in tests/web/screenshots/ on demand)."""
+    """A screenshot of the cards alone, in tmp (and in tests/server/screenshots/ on demand)."""
     path = tmp_path / f"{name}.png"
     page.locator("#deck").screenshot(path=str(path))
     if os.environ.get("RUMMYKIT_SCREENSHOTS") == "1":

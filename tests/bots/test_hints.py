@@ -8,7 +8,6 @@ import random
 
 import pytest
 
-from rules._build_basic import layout
 from rummykit.bots import hints, make_bot
 from rummykit.bots.hints import REASONS, hint, reason_parts, render
 from rummykit.bots.master import MasterBot, Search
@@ -17,6 +16,7 @@ from rummykit.engine import Action, Deal, Layout
 from rummykit.engine.knowledge import determinize
 from rummykit.rules import PRESETS, Rules
 from rummykit.views import View, view
+from tests.engine.rules._build_basic import layout
 
 BUDGET = 6
 """Imagined deals per hint: enough to exercise the search, few enough to stay quick."""

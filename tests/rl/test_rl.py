@@ -350,7 +350,7 @@ def test_single_agent_reward_is_its_seat_share() -> None:
 
 
 def test_the_readme_quick_start_runs() -> None:
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
     section = readme.split("## Reinforcement learning\n", 1)[1].split("\n## ", 1)[0]
     blocks = re.findall(r"```python\n(.*?)```", section, re.DOTALL)
     assert len(blocks) == 2
@@ -361,7 +361,7 @@ def test_the_readme_quick_start_runs() -> None:
 
 
 def test_the_training_example_learns_from_a_deal() -> None:
-    path = Path(__file__).resolve().parents[1] / "examples" / "train_classic.py"
+    path = Path(__file__).resolve().parents[2] / "examples" / "train_classic.py"
     spec = importlib.util.spec_from_file_location("train_classic", path)
     assert spec is not None and spec.loader is not None
     example = importlib.util.module_from_spec(spec)

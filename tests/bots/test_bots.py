@@ -27,7 +27,7 @@ from rummykit.views import view
 
 LEVELS = ["random", "greedy", "expert"]
 """The levels that decide at once; the master (a search) has tests of its own
-(tests/test_master.py) with small budgets."""
+(tests/bots/test_master.py) with small budgets."""
 PRESET_NAMES = list(PRESETS)
 PLAYER_COUNTS = range(2, 7)
 VARIANTS = ["classic(melds_per_turn=many)", "basic(last_discard=required)",

@@ -1,7 +1,7 @@
 """The engine's shortcuts answer as the rules do: each quick test of a position is checked
 on random positions against a plain or independent computation of the same question.
 
-- ``forms_meld_with`` (bit tests) against the brute-force meld list of tests/oracle;
+- ``forms_meld_with`` (bit tests) against the brute-force meld list of tests/engine/oracle;
 - ``_reaches`` (a run extended by cards of the hand up to a pile card) against a search
   over the oracle's lay-offs, one card at a time;
 - ``usable_after_draw`` and ``usable_pile_cards`` (every depth of rummy500's pile)
@@ -20,7 +20,6 @@ from collections.abc import Sequence
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from oracle._oracle import JK, Reading, layoff_results, melds_of
 from rummykit.cards import JOKER_CODE, make_deck, parse_cards
 from rummykit.engine import Deal
 from rummykit.engine.finish import (
@@ -46,6 +45,8 @@ from rummykit.melds import (
     without,
 )
 from rummykit.rules import Rules, preset
+
+from .oracle._oracle import JK, Reading, layoff_results, melds_of
 
 RULES = [
     preset("basic"),

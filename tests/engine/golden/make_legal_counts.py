@@ -11,14 +11,14 @@ The file stores, at every step, the number of legal actions and the action playe
 from a few of those positions, perft counts: the number of legal action sequences of
 length 1 to 5 (a sequence that ends the deal early is not counted at the longer depths).
 
-``tests/test_golden_counts.py`` recomputes everything with :func:`compute` and compares
+``tests/engine/test_golden_counts.py`` recomputes everything with :func:`compute` and compares
 it with the file.
 
 Regenerate ONLY on a deliberate change of the engine's rules (a rule fixed, an option
 default changed), after checking by hand that the new numbers are right, and say so in
 the commit message::
 
-    .venv/bin/python tests/golden/make_legal_counts.py
+    .venv/bin/python tests/engine/golden/make_legal_counts.py
 
 A count that changes without such a change is a bug: do not regenerate to make the test
 pass.

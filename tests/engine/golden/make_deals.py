@@ -8,9 +8,9 @@ dealt by hand as the rule books say: one card at a time, clockwise from the deal
 then one card face up to start the pile, the rest the stock (top card first). The refill
 and first-dealer entries use the same generator texts with ``shuffle`` and ``randrange``.
 
-The file is a pin, not a snapshot: tests/test_shuffle.py checks that the engine deals
+The file is a pin, not a snapshot: tests/engine/test_shuffle.py checks that the engine deals
 exactly these layouts, so existing records and saved tables keep replaying on every
-Python version. Regenerate only with CPython 3.11 (``python tests/golden/make_deals.py``),
+Python version. Regenerate only with CPython 3.11 (``python tests/engine/golden/make_deals.py``),
 and never to make a failing test pass.
 """
 
@@ -81,7 +81,7 @@ def main() -> None:
     if sys.version_info[:2] != (3, 11):
         raise SystemExit("make the golden deals with CPython 3.11 (its shuffle is the pin)")
     data = {
-        "made_by": "tests/golden/make_deals.py with CPython "
+        "made_by": "tests/engine/golden/make_deals.py with CPython "
                    f"{'.'.join(map(str, sys.version_info[:3]))}: see its docstring",
         "deals": [deal(entry) for entry in DEALS],
         "refills": [refill(*entry) for entry in REFILLS],

@@ -1,8 +1,8 @@
 """Golden counts of legal actions for fixed positions in every preset (like chess perft).
 
-``tests/golden/legal_counts.json`` holds, for each preset, the number of legal actions at
+``tests/engine/golden/legal_counts.json`` holds, for each preset, the number of legal actions at
 each step of a fixed line of play and perft counts (legal action sequences of length 1 to
-5) from a few of its positions; it was made once by ``tests/golden/make_legal_counts.py``,
+5) from a few of its positions; it was made once by ``tests/engine/golden/make_legal_counts.py``,
 whose docstring says when to regenerate it (only on a deliberate rule change). A count
 that differs is a change in what the engine allows.
 
