@@ -65,6 +65,9 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "ray: starts a local Ray instance (part of the normal suite; skipped only "
         "when Ray is not installed)")
+    config.addinivalue_line(
+        "markers", "postgresql: a web test of storage, run on PostgreSQL as well as SQLite "
+        "(tests/server/conftest.py); the other web tests run on SQLite alone")
     if os.environ.get("RUMMYKIT_COMPILED") == "1":
         check_compiled()
 

@@ -1,9 +1,14 @@
-"""Fixtures of the web tests: an empty database per test, SQLite or PostgreSQL.
+"""Fixtures of the web tests: an empty database per test, SQLite, and PostgreSQL where the
+test is about storage.
 
-``db_url`` is parametrized: a SQLite file in the test's ``tmp_path``, and a PostgreSQL
-database of these tests on the session's server (``postgres_server`` from tests/conftest.py),
-created once and emptied before each test (cheaper than a database per test; the
-PostgreSQL cases are skipped where PostgreSQL is not installed, as that fixture does).
+``db_url`` is a SQLite file in the test's ``tmp_path``. A test marked ``postgresql`` (the
+tests of storage: rebuilding tables after a restart, damaged rows, what the database
+refuses or pages, the database going down, stored claims and codes, and a representative
+slice of play) runs a second time on a PostgreSQL database of these tests on the session's
+server (``postgres_server`` from tests/conftest.py: one per test process), created once
+and emptied before each test (cheaper than a database per test; the PostgreSQL cases are
+skipped where PostgreSQL is not installed, as that fixture does). The tests of several
+server processes use PostgreSQL alone (``postgres_db_url``).
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from rummykit.db import connect
 from rummykit.db.models import Base
 
 DATABASES = ["sqlite", "postgres"]
+"""The databases of a test marked ``postgresql``; the others run on SQLite alone."""
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -79,9 +85,17 @@ def web_postgres_url(request: pytest.FixtureRequest) -> str:
     return new_postgres_database(request.getfixturevalue("postgres_server"), "web")
 
 
-@pytest.fixture(params=DATABASES)
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """``db_url`` is SQLite, and PostgreSQL too for a test marked ``postgresql``."""
+    if "db_url" in metafunc.fixturenames:
+        marked = metafunc.definition.get_closest_marker("postgresql") is not None
+        metafunc.parametrize("db_url", DATABASES if marked else DATABASES[:1], indirect=True)
+
+
+@pytest.fixture
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """An empty database for this test: SQLite, then PostgreSQL."""
+    """An empty database for this test: SQLite, then PostgreSQL for a test marked
+    ``postgresql``."""
     if request.param == "sqlite":
         yield sqlite_url(tmp_path)
         return

@@ -252,6 +252,7 @@ def count_tables(url: str) -> int:
 # -- creating tables -----------------------------------------------------------------
 
 
+@pytest.mark.postgresql
 def test_create_table(client: TestClient) -> None:
     response = client.post("/api/tables", json={
         "rules": "classic(aces=high-low)", "seed": 5,
@@ -588,6 +589,7 @@ def test_pings_get_no_answer(client: TestClient) -> None:
 # -- playing -------------------------------------------------------------------------
 
 
+@pytest.mark.postgresql
 def test_every_connected_seat_hears_each_action(client: TestClient) -> None:
     names = ["Ann", "Bob", "Cid"]
     table_id, tokens = create(client, [person(n) for n in names])
@@ -660,6 +662,7 @@ def test_no_message_shows_what_a_seat_may_not_see(client: TestClient, actions_db
     assert [seq for seq, _seat, _text in rows] == list(range(1, shadow.seq + 1))
 
 
+@pytest.mark.postgresql
 def test_bot_actions_are_stored_before_their_views(client: TestClient,
                                                    actions_db: ActionLog) -> None:
     table_id, tokens = create(client, [person("Ann"), bot("Bob"), bot("Cid", "random")])
@@ -728,6 +731,7 @@ def lasting(table: dict[str, Any]) -> dict[str, Any]:
                       for s in table["seats"]]}
 
 
+@pytest.mark.postgresql
 def test_restart_rebuilds_the_tables(db_url: str) -> None:
     shadow = Shadow(RULES, ["Ann", "Bob"], 3)
     rng = random.Random(3)
@@ -766,6 +770,7 @@ def test_restart_rebuilds_the_tables(db_url: str) -> None:
         assert shadow.match.is_over
 
 
+@pytest.mark.postgresql
 def test_restart_lets_the_bots_go_on(db_url: str, actions_db: ActionLog) -> None:
     shadow = Shadow(RULES, ["Ann", "Bob"], SEED)
     with app_client(db_url, bot_delay=600) as client:  # the bot never moves in this app
@@ -807,6 +812,7 @@ def play_to_the_end(client: TestClient, seed: int, keys: list[str] | None = None
     return table_id, tokens, last
 
 
+@pytest.mark.postgresql
 def test_a_finished_table_after_restart(db_url: str) -> None:
     """A finished table is not rebuilt at start, but its links, record and rematch work."""
     with app_client(db_url) as client:
@@ -874,6 +880,7 @@ def card_value(text: str, rules: Rules) -> int:
     return int(rank)
 
 
+@pytest.mark.postgresql
 def test_finished_match_record_frames_and_stats(client: TestClient) -> None:
     table_id, tokens = create(client, [person("Ann"), bot("Bob")], seed=21)
     shadow = Shadow(RULES, ["Ann", "Bob"], 21)
@@ -970,6 +977,7 @@ def test_replay_upload_refuses_or_stops_at_a_bad_record(client: TestClient) -> N
     assert len(broken["frames"]) == k + 1
 
 
+@pytest.mark.postgresql
 def test_rematch(client: TestClient) -> None:
     seats = [person("Ann"), person("Bob"), bot("Cid", "expert")]
     table_id, tokens = create(client, seats, seed=9)

@@ -24,6 +24,7 @@ from ._support import ActionLog, Shadow, person, who
 from .test_api import TWO, Conn, app_client, create, error_text, seated, socket, step
 
 pytestmark = [
+    pytest.mark.postgresql,
     pytest.mark.timeout(60),
     pytest.mark.filterwarnings("ignore::DeprecationWarning"),
 ]

@@ -19,6 +19,8 @@ from sqlalchemy.pool import NullPool
 from ._support import person, seat_socket, who
 from .test_api import TWO, Conn, app_client, create, play_to_the_end
 
+pytestmark = pytest.mark.postgresql
+
 KEY = "K" * 10 + "database-down-key-01"
 
 

@@ -156,6 +156,7 @@ def test_master_tables_are_limited_per_client(tmp_path: Any) -> None:
 # -- finished tables -----------------------------------------------------------------------
 
 
+@pytest.mark.postgresql
 def test_a_finished_tables_page_and_replay_are_not_worked_out_again(
         db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """A finished table's page answers from its stored status, without rebuilding its

@@ -24,6 +24,7 @@ pytestmark = [pytest.mark.timeout(120),
 RULES = "one-deal"
 
 
+@pytest.mark.postgresql
 def test_a_crash_before_the_bookkeeping_leaves_no_table_playing(db_url: str) -> None:
     """The server stops between a match's last action (stored) and its bookkeeping (the
     table marked finished, the game in the statistics): on the next start the replayed
@@ -176,6 +177,7 @@ def failing(times: int) -> Any:
     return save
 
 
+@pytest.mark.postgresql
 def test_an_action_while_the_database_is_down_gets_an_error(
         db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The action is refused with a message (code "storage"), nothing is played, the
@@ -226,6 +228,7 @@ def test_a_failed_bot_turn_is_tried_again(db_url: str,
 ODD_NAMES = ["A\x00B", "A\x1b[31mB", "A\u202eB", "A\u200bB", "A\u2028B", "\u200f"]
 
 
+@pytest.mark.postgresql
 @pytest.mark.parametrize("name", ODD_NAMES, ids=["nul", "escape", "bidi-override",
                                                   "zero-width", "line-separator", "rtl-mark"])
 def test_names_with_control_or_invisible_characters_are_refused(db_url: str,
@@ -246,6 +249,7 @@ def test_names_with_control_or_invisible_characters_are_refused(db_url: str,
         assert fine.status_code == 200, fine.text
 
 
+@pytest.mark.postgresql
 @pytest.mark.parametrize("query", [{"players": "9" * 30}, {"players": str(2**70)},
                                    {"players": "1"}, {"preset": "a\x00b"},
                                    {"preset": "x" * 5000}, {"preset": "nope"}])
@@ -424,6 +428,7 @@ def test_table_creation_is_limited_per_client(db_url: str) -> None:
         assert len(client.app.state.hub.tables) == 3  # type: ignore[attr-defined]
 
 
+@pytest.mark.postgresql
 def test_rules_too_long_to_store_get_a_4xx(db_url: str) -> None:
     """A rules text within the request's limit whose canonical form outgrows the table's
     column (``1`` is written ``true``; PostgreSQL would refuse to store it): 400 with a
@@ -550,6 +555,7 @@ def test_slow_headers_are_cut_off_and_tokens_never_logged(tmp_path: Any) -> None
     assert token not in text and token[::-1] not in text and "token=" not in text
 
 
+@pytest.mark.postgresql
 @pytest.mark.parametrize("path", ["/api/tables", "/api/replay"])
 def test_a_number_too_long_to_read_gets_a_4xx(db_url: str, path: str) -> None:
     """An integer of more digits than Python reads (its limit is 4,300) in a request body:
@@ -562,6 +568,7 @@ def test_a_number_too_long_to_read_gets_a_4xx(db_url: str, path: str) -> None:
         assert answer.json()
 
 
+@pytest.mark.postgresql
 def test_tokens_are_stored_hashed(db_url: str) -> None:
     """The database keeps only each seat's token hash: a copy of it opens no seat (the
     hash itself is refused as a token), while the link's token does."""
@@ -624,6 +631,7 @@ def test_older_tables_keep_working_once_their_tokens_are_hashed(tmp_path: Any) -
         (None, hashlib.sha256(b"plain-token-1").hexdigest())]
 
 
+@pytest.mark.postgresql
 def test_statistics_come_a_page_at_a_time(db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """/api/stats answers at most a page of lines with the total; ``offset`` goes on where
     the last page stopped, and a page larger than the limit is a 4xx."""
@@ -708,6 +716,7 @@ def test_every_http_route_is_rate_limited_per_client(db_url: str) -> None:
         assert "content-security-policy" in refused.headers
 
 
+@pytest.mark.postgresql
 def test_a_finished_table_leaves_memory_and_comes_back_on_demand(db_url: str) -> None:
     with app_client(db_url) as client:
         hub = client.app.state.hub  # type: ignore[attr-defined]

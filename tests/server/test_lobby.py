@@ -34,6 +34,7 @@ def lobby(client: TestClient) -> list[dict[str, Any]]:
     return tables
 
 
+@pytest.mark.postgresql
 def test_only_listed_tables_are_in_the_lobby(client: TestClient) -> None:
     listed = new_table(client, public=True)
     hidden = new_table(client, public=False)
@@ -46,6 +47,7 @@ def test_only_listed_tables_are_in_the_lobby(client: TestClient) -> None:
     assert take.status_code == 403 and take.json()["code"] == "not-listed"
 
 
+@pytest.mark.postgresql
 def test_taking_a_free_seat_makes_it_this_browsers(client: TestClient) -> None:
     table = new_table(client, public=True)
     table_id = table["id"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import time
 
+import pytest
 from fastapi.testclient import TestClient
 
 from .test_api import play_to_the_end
@@ -23,6 +24,7 @@ def public_id(key: str) -> str:
     return hashlib.sha256(f"rummykit/player/{stored}".encode()).hexdigest()[:8]
 
 
+@pytest.mark.postgresql
 def test_results_belong_to_the_key_not_the_name(client: TestClient) -> None:
     play_to_the_end(client, 25, keys=[ANN, BOB])
     play_to_the_end(client, 26)  # the same names, seats opened by their links alone
@@ -33,6 +35,7 @@ def test_results_belong_to_the_key_not_the_name(client: TestClient) -> None:
                       ("Ann", None): 1, ("Bob", None): 1}
 
 
+@pytest.mark.postgresql
 def test_a_code_carries_a_key_to_another_device_once(client: TestClient) -> None:
     code = client.post("/api/transfer", json={"key": ANN}).json()
     assert code["expires_in"] == 600 and len(code["code"]) == 9

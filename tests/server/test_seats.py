@@ -225,6 +225,7 @@ def test_a_new_link_closes_a_connection_that_came_with_the_old_one(
         assert message["type"] == "closed" and message["reason"] == "revoked"
 
 
+@pytest.mark.postgresql
 def test_my_tables_lists_the_seats_a_browser_claimed(client: TestClient) -> None:
     first, tokens = created(client, TWO)
     second, tokens2 = created(client, [person("Cid"), person("Bob")])
@@ -348,6 +349,7 @@ def test_a_seats_chat_allowance_does_not_grow_by_reconnecting(client: TestClient
     assert refusals >= 5  # 12 sent within a second or so, 5 at once allowed
 
 
+@pytest.mark.postgresql
 def test_a_finished_table_asked_for_by_anyone_does_not_stay_in_memory(
         client: TestClient) -> None:
     hub = client.app.state.hub  # type: ignore[attr-defined]

@@ -167,6 +167,7 @@ def state_of(client: TestClient, table_id: str, token: str) -> dict[str, Any]:
     return data
 
 
+@pytest.mark.postgresql
 def test_a_seat_handed_over_stays_with_the_standin_after_a_restart(db_url: str) -> None:
     with fast_app(db_url) as client:
         table_id, tokens = timed_table(client, timer=None, seed=7)

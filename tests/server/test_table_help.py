@@ -266,6 +266,7 @@ def comparable(message: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+@pytest.mark.postgresql
 def test_undo_takes_back_a_meld_that_nobody_saw(client: TestClient,
                                                 actions_db: ActionLog) -> None:
     """Against computer players only, a meld of this turn is taken back before the
