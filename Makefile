@@ -38,16 +38,16 @@ play: $(WEB_STAMP)
 	$(BIN)/rummykit play $(ARGS)
 
 # The compiled build of the engine (setup.py, RUMMYKIT_COMPILE=1), made in a copy of the
-# sources so that the package in $(VENV) stays pure Python; the engine's test suite runs
-# against it too (RUMMYKIT_COMPILED=1 makes the tests check that they use it).
+# sources so that the package in $(VENV) stays pure Python. It is built again only when a
+# module that setup.py compiles (its COMPILED list), setup.py or pyproject.toml changes; the
+# other modules of the copy are refreshed from src before each run of its tests. The tests
+# of the compiled modules run against it too (RUMMYKIT_COMPILED=1 makes the tests check
+# that they use it): tests/engine, the rollout policy's and the RL environment's.
 COMPILED := build/compiled
-ENGINE_TESTS := tests/rules tests/oracle tests/test_random_play.py tests/test_golden_counts.py \
-	tests/test_shortcuts.py tests/test_meld_caches.py tests/test_knowledge.py \
-	tests/test_shuffle.py tests/test_record.py tests/test_record_schema.py \
-	tests/test_rules_options.py tests/test_public_view.py tests/test_build.py tests/test_rl.py \
-	tests/test_rollout.py
+COMPILED_MODULES := $(shell grep -o '"src/rummykit/[A-Za-z0-9_/]*\.py"' setup.py | tr -d '"')
+COMPILED_TESTS := tests/engine tests/bots/test_rollout.py tests/rl
 
-$(COMPILED)/.built: $(STAMP) setup.py pyproject.toml $(shell find src/rummykit -name '*.py')
+$(COMPILED)/.built: $(STAMP) setup.py pyproject.toml $(COMPILED_MODULES)
 	rm -rf $(COMPILED) && mkdir -p $(COMPILED)
 	cp -r src setup.py pyproject.toml README.md $(COMPILED)/
 	cd $(COMPILED) && RUMMYKIT_COMPILE=1 $(abspath $(BIN))/python setup.py -q build_ext \
@@ -55,17 +55,18 @@ $(COMPILED)/.built: $(STAMP) setup.py pyproject.toml $(shell find src/rummykit -
 	touch $@
 
 compiled: $(COMPILED)/.built
+	cp -a src/. $(COMPILED)/src/
 
-# The tests run on both cores, a file per process, except the web app's, which run one at a
-# time (they start servers and share one Chromium).
-test: $(STAMP) system-deps $(COMPILED)/.built
+# One run of every test on both cores (pytest-xdist: each process its own servers on free
+# ports, its own PostgreSQL and its own Chromium), then the compiled modules' tests against
+# the compiled build.
+test: $(STAMP) system-deps compiled
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy --strict src/rummykit
 	$(BIN)/lint-imports
-	$(BIN)/pytest -n 2 --dist loadfile --ignore=tests/web
-	$(BIN)/pytest tests/web
+	$(BIN)/pytest -n 2 --dist worksteal
 	RUMMYKIT_COMPILED=1 PYTHONPATH=$(COMPILED)/src $(BIN)/pytest -p no:cacheprovider \
-		-n 2 $(ENGINE_TESTS)
+		-n 2 --dist worksteal $(COMPILED_TESTS)
 
 bench: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[bench]'
@@ -77,7 +78,7 @@ bench-rl: $(STAMP)
 
 # Instructions per decision under callgrind, Python build then compiled (minutes; valgrind
 # is installed with apt-get where missing).
-bench-instructions: $(STAMP) $(COMPILED)/.built
+bench-instructions: $(STAMP) compiled
 	@command -v valgrind >/dev/null 2>&1 || { echo "installing valgrind with apt-get"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind >/dev/null; }
 	$(BIN)/python bench/instructions.py --players 2 6

@@ -28,7 +28,7 @@ Every record text that :func:`rummykit.record.dumps` produces during a test (``d
 command line, the server and the simulator all write through it) is validated against
 the schema the package ships (:func:`rummykit.schemas.record_schema`): a test that writes
 a record the schema refuses fails, naming the place and the reason. Records written by a
-subprocess are not seen; ``tests/test_record_schema.py`` checks one written by the command.
+subprocess are not seen; ``tests/records/test_record_schema.py`` checks one written by the command.
 """
 
 from __future__ import annotations
@@ -65,6 +65,9 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "ray: starts a local Ray instance (part of the normal suite; skipped only "
         "when Ray is not installed)")
+    config.addinivalue_line(
+        "markers", "postgresql: a web test of storage, run on PostgreSQL as well as SQLite "
+        "(tests/server/conftest.py); the other web tests run on SQLite alone")
     if os.environ.get("RUMMYKIT_COMPILED") == "1":
         check_compiled()
 

@@ -18,7 +18,7 @@ It is most of what a search costs, so it reads the hand, the table and the cards
 as bit masks (a card's outs are a few bit tests, what fits the table one number) and is
 compiled with the engine in the compiled build: it chooses exactly what the same policy
 written with the expert's ``count_outs`` and the greedy bot's ``joins`` and
-``fits_table`` chooses (``tests/test_rollout.py``).
+``fits_table`` chooses (``tests/bots/test_rollout.py``).
 """
 
 from __future__ import annotations

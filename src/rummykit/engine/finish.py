@@ -77,7 +77,7 @@ def ends_now(deal: Deal, rest: Sequence[int]) -> bool:
 class Shortcuts:
     """What the legal actions of one position can tell of a meld or lay-off of the hand
     without :func:`finishable_after`'s search: True or False where the answer is sure
-    (the one ``finishable_after`` gives; tests/test_shortcuts.py checks them against it on
+    (the one ``finishable_after`` gives; tests/engine/test_shortcuts.py checks them against it on
     random positions), None where only the search can tell.
 
     - The turn can end at once after the move: the player has opened, no pile card is
