@@ -4,7 +4,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 WEB_STAMP := $(VENV)/.installed-web
 
-.PHONY: run play test compiled system-deps bench bench-rl bench-instructions clean
+.PHONY: run play test docs compiled system-deps bench bench-rl bench-instructions clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -56,11 +56,20 @@ $(COMPILED)/.built: $(STAMP) setup.py pyproject.toml $(shell find src/rummykit -
 
 compiled: $(COMPILED)/.built
 
+# The documentation site (mkdocs.yml: MkDocs with the Material theme, the API reference
+# from the docstrings with mkdocstrings) built into site/; a warning (a broken link or
+# anchor, a page left out of the navigation, a docstring that cannot be read) is an error.
+MKDOCS := NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
+
+docs: $(STAMP)
+	$(MKDOCS)
+
 # The tests run on both cores, a file per process, except the web app's, which run one at a
 # time (they start servers and share one Chromium).
 test: $(STAMP) system-deps $(COMPILED)/.built
-	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff check src tests bench tools
 	$(BIN)/mypy --strict src/rummykit
+	$(MKDOCS) --quiet
 	$(BIN)/pytest -n 2 --dist loadfile --ignore=tests/web
 	$(BIN)/pytest tests/web
 	RUMMYKIT_COMPILED=1 PYTHONPATH=$(COMPILED)/src $(BIN)/pytest -p no:cacheprovider \
@@ -83,4 +92,4 @@ bench-instructions: $(STAMP) $(COMPILED)/.built
 	$(BIN)/python bench/instructions.py --players 2 6 --src $(COMPILED)/src
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build site
