@@ -4,7 +4,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 WEB_STAMP := $(VENV)/.installed-web
 
-.PHONY: run play test compiled system-deps bench bench-rl bench-instructions clean
+.PHONY: run play test docs compiled system-deps bench bench-rl bench-instructions clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -57,13 +57,22 @@ $(COMPILED)/.built: $(STAMP) setup.py pyproject.toml $(COMPILED_MODULES)
 compiled: $(COMPILED)/.built
 	cp -a src/. $(COMPILED)/src/
 
+# The documentation site (mkdocs.yml: MkDocs with the Material theme, the API reference
+# from the docstrings with mkdocstrings) built into site/; a warning (a broken link or
+# anchor, a page left out of the navigation, a docstring that cannot be read) is an error.
+MKDOCS := NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
+
+docs: $(STAMP)
+	$(MKDOCS)
+
 # One run of every test on both cores (pytest-xdist: each process its own servers on free
 # ports, its own PostgreSQL and its own Chromium), then the compiled modules' tests against
 # the compiled build.
 test: $(STAMP) system-deps compiled
-	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff check src tests bench tools
 	$(BIN)/mypy --strict src/rummykit
 	$(BIN)/lint-imports
+	$(MKDOCS) --quiet
 	$(BIN)/pytest -n 2 --dist worksteal
 	RUMMYKIT_COMPILED=1 PYTHONPATH=$(COMPILED)/src $(BIN)/pytest -p no:cacheprovider \
 		-n 2 --dist worksteal $(COMPILED_TESTS)
@@ -85,4 +94,4 @@ bench-instructions: $(STAMP) compiled
 	$(BIN)/python bench/instructions.py --players 2 6 --src $(COMPILED)/src
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build site

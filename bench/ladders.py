@@ -61,9 +61,10 @@ def main(argv: list[str] | None = None) -> int:
         "",
         f"The master plays as `{args.master}` (the options it does not name at their "
         f"defaults, `margin={MARGIN:g},win={WIN:g}`): a short search, far weaker than its default "
-        "of 1 s a decision (the README's bot-strength section and docs/strength.md measure "
-        "the master against the expert). Few deals per pair, so the intervals are wide: "
-        "they say which levels are apart, not by how much exactly.",
+        "of 1 s a decision ([the computer players' measured strength]"
+        "(bots.md#measured-strength) and [the strength page](strength.md) measure the master "
+        "against the expert). Few deals per pair, so the intervals are wide: they say which "
+        "levels are apart, not by how much exactly.",
         "",
         f"Made with `{command}` on the 2-core development machine in about {minutes} "
         f"minute{'s' if minutes > 1 else ''}.",

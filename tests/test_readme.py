@@ -1,11 +1,14 @@
-"""The README's examples are run, so that they stay true.
+"""The examples of the README and of the documentation pages are run, so that they stay true.
 
-Every Python block runs, in order, in one namespace (a later block may use what an
-earlier one made); a line ``expression  # literal`` must give that literal. Every
-``rummykit`` command of the shell blocks runs in one scratch directory, in order (the
-game saved by ``play`` is then replayed), with the long runs made short (``--deals 2``,
-``--matches 1``, a master that thinks for 0.01 s): each must exit 0. ``make`` lines and
-the Ray cluster example (it needs a cluster) are left out.
+The pages are README.md and every page of docs/ (the API reference's included), the
+README first and then the pages in the order of :data:`PAGES`. Every Python block of a
+page runs, in order, in one namespace for that page (a later block may use what an earlier
+one of the same page made), in a scratch directory; a line ``expression  # literal`` must
+give that literal. Every ``rummykit`` command of the shell blocks of every page runs in
+one scratch directory, in order (the game saved by ``play`` is then replayed), with the
+long runs made short (``--deals 2``, ``--matches 1``, a master that thinks for 0.01 s):
+each must exit 0. ``make`` lines, ``serve`` (a server runs until it is stopped) and the
+Ray cluster example (it needs a cluster) are left out.
 """
 
 from __future__ import annotations
@@ -21,13 +24,14 @@ from typing import Any
 
 import pytest
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+ROOT = Path(__file__).resolve().parents[1]
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 RUMMYKIT = Path(sys.executable).with_name("rummykit")
 BLOCK = re.compile(r"```(\w*)\n(.*?)```", re.S)
 
 
-def blocks(language: str) -> list[str]:
-    return [body for lang, body in BLOCK.findall(README.read_text(encoding="utf-8"))
+def blocks(page: Path, language: str) -> list[str]:
+    return [body for lang, body in BLOCK.findall(page.read_text(encoding="utf-8"))
             if lang == language]
 
 
@@ -43,30 +47,49 @@ def expected(line: str) -> tuple[str, Any] | None:
         return None
 
 
-def test_the_python_examples_run_and_give_what_they_say(monkeypatch: pytest.MonkeyPatch,
-                                                        tmp_path: Path) -> None:
-    monkeypatch.chdir(tmp_path)
+def run_python(page: Path) -> int:
+    """Run the Python blocks of ``page`` in one namespace; the number of claims checked."""
     names: dict[str, Any] = {}
     checked = 0
-    found = blocks("python")
-    assert len(found) >= 5
-    for block in found:
-        exec(compile(block, str(README), "exec"), names)
+    for block in blocks(page, "python"):
+        exec(compile(block, str(page), "exec"), names)
         for line in block.splitlines():
             claim = expected(line)
             if claim is not None:
-                assert eval(claim[0], names) == claim[1], line
+                assert eval(claim[0], names) == claim[1], f"{page.name}: {line}"
                 checked += 1
-    assert checked >= 2
+    return checked
+
+
+def test_every_page_with_examples_is_run() -> None:
+    with_python = {page.name for page in PAGES if blocks(page, "python")}
+    assert {"README.md", "engine.md", "bots.md", "rl.md", "records.md",
+            "rules.md"} <= with_python
+
+
+@pytest.mark.parametrize("page", [p for p in PAGES if blocks(p, "python")],
+                         ids=lambda p: str(p.relative_to(ROOT)))
+def test_the_python_examples_run_and_give_what_they_say(
+        page: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.chdir(tmp_path)
+    run_python(page)
+
+
+def test_the_python_examples_say_what_they_give() -> None:
+    claims = sum(1 for page in PAGES for block in blocks(page, "python")
+                 for line in block.splitlines() if expected(line) is not None)
+    assert claims >= 4
 
 
 def commands() -> list[str]:
     out = []
-    for block in blocks("sh"):
-        for line in block.replace("\\\n", " ").splitlines():
-            line = line.split("  #", 1)[0].strip()
-            if line.startswith("rummykit ") and "..." not in line:
-                out.append(line)
+    for page in PAGES:
+        for block in blocks(page, "sh"):
+            for line in block.replace("\\\n", " ").splitlines():
+                line = line.split("  #", 1)[0].strip()
+                if (line.startswith("rummykit ") and "..." not in line
+                        and not line.startswith("rummykit serve")):
+                    out.append(line)
     return out
 
 
