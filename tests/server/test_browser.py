@@ -943,7 +943,7 @@ def test_a_bad_link_says_so(server: Server, pages: Pages, which: str) -> None:
     path = (f"/t/{table['id']}?token=not-a-token" if which == "wrong token"
             else "/t/0123456789ab?token=x")
     message = ("This link does not open a seat at this table." if which == "wrong token"
-               else "there is no such table")
+               else "There is no such table.")
     page = pages.new()
     page.goto(server.url + path)
     page.wait_for_function("t => document.getElementById('status').textContent === t",
