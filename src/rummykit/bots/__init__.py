@@ -17,6 +17,7 @@ from typing import Protocol
 from rummykit.engine.actions import Action
 from rummykit.engine.views import View
 from rummykit.errors import OptionError, shown
+from rummykit.rules.syntax import CallSyntaxError, parse_call
 from rummykit.words import plural
 
 __all__ = ["BOTS", "LEVELS", "Bot", "make_bot", "parse_bot", "same_bot_key", "seat_levels",
@@ -82,42 +83,53 @@ def _split_keeping_empty(text: str) -> list[str]:
     return out
 
 
+def _check_level(level: str) -> None:
+    if level not in BOTS:
+        raise ValueError(f"unknown bot {shown(level)}; the bots are: {', '.join(BOTS)}")
+
+
+def _no_option(level: str, key: str) -> str:
+    known = ", ".join(BOT_OPTIONS.get(level, {})) or "none"
+    return f"bot {level} has no option {shown(key)}; its options: {known}"
+
+
+def _syntax_problem(spec: str, error: CallSyntaxError) -> str:
+    """A bot spec's syntax error in the words of the bots."""
+    if error.reason == "no-equals":
+        return f"{shown(error.part)}: write option=value"
+    if error.reason == "twice":
+        key = error.part.partition("=")[0].strip()
+        if key not in BOT_OPTIONS.get(error.name, {}):
+            return _no_option(error.name, key)
+        return f"bot {error.name}: option {key} is given twice"
+    if error.reason == "empty":
+        return f"{shown(spec)}: an option is empty; write option=value between the commas"
+    if error.reason == "unclosed":
+        return f"{shown(spec)}: a bot's options go in parentheses, closed with ')'"
+    return (f"{shown(spec)}: one bot is a level and one pair of parentheses "
+            "(a list of bots is split on the commas outside parentheses)")
+
+
 def parse_bot(spec: str) -> tuple[str, dict[str, float | int]]:
     """A bot's level and options: ``"master(think=0.5)"`` -> ``("master", {"think": 0.5})``.
 
     Bad text, an unknown level or option, or a bad value is a ValueError that names it."""
-    text = spec.strip()
-    level, sep, rest = text.partition("(")
-    level = level.strip()
-    if level not in BOTS:
-        raise ValueError(f"unknown bot {shown(level)}; the bots are: {', '.join(BOTS)}")
+    try:
+        level, pairs = parse_call(spec)
+    except CallSyntaxError as error:
+        _check_level(error.name)  # an unknown bot is named before the options' syntax
+        raise ValueError(_syntax_problem(spec, error)) from None
+    _check_level(level)
     options: dict[str, float | int] = {}
-    if not sep:
-        return level, options
-    inner, closed, after = rest.partition(")")
-    if not closed:
-        raise ValueError(f"{shown(spec)}: a bot's options go in parentheses, closed with ')'")
-    if after.strip() or "(" in inner:
-        raise ValueError(f"{shown(spec)}: one bot is a level and one pair of parentheses "
-                         "(a list of bots is split on the commas outside parentheses)")
     allowed = BOT_OPTIONS.get(level, {})
-    for part in inner.split(","):
-        if not part.strip():
-            continue
-        key, eq, value = part.partition("=")
-        key = key.strip()
-        if not eq:
-            raise ValueError(f"{shown(part.strip())}: write option=value")
+    for key, value in pairs:
         if key not in allowed:
-            known = ", ".join(allowed) or "none"
-            raise ValueError(f"bot {level} has no option {shown(key)}; its options: {known}")
-        if key in options:
-            raise ValueError(f"bot {level}: option {key} is given twice")
+            raise ValueError(_no_option(level, key))
         kind, low, high = allowed[key]
         try:
-            number = kind(value.strip())
+            number = kind(value)
         except ValueError:
-            raise ValueError(f"{key}={shown(value.strip())}: not a number") from None
+            raise ValueError(f"{key}={shown(value)}: not a number") from None
         if not (low <= number <= high) or number != number:
             raise ValueError(f"{key}={number} is out of range ({low} to {high})")
         options[key] = number

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from rummykit.errors import RulesError, shown
+from rummykit.rules.syntax import CallSyntaxError, parse_call
 from rummykit.words import plural
 
 __all__ = ["OPTION_CHOICES", "OPTION_HELP", "PRESETS", "PerCount", "Rules", "option_text",
@@ -169,27 +170,18 @@ class Rules:
     @classmethod
     def parse(cls, text: str) -> Rules:
         """Parse ``preset`` or ``preset(option=value, ...)``."""
-        text = text.strip()
-        name, sep, rest = text.partition("(")
-        base = preset(name.strip())
-        if not sep:
-            return base
-        if not rest.endswith(")"):
-            raise RulesError(f"{text!r}: options go in parentheses, closed with ')'")
-        body = rest[:-1].strip()
+        try:
+            name, pairs = parse_call(text)
+        except CallSyntaxError as error:
+            preset(error.name)  # an unknown preset is named before the options' syntax
+            raise RulesError(_syntax_problem(error)) from None
+        base = preset(name)
         options: dict[str, object] = {}
-        if body:
-            for part in body.split(","):
-                key, eq, value = part.partition("=")
-                key = key.strip()
-                if not eq:
-                    raise RulesError(f"{part.strip()!r}: write option=value")
-                if key in options:
-                    raise RulesError(f"option {key!r} is given twice")
-                spec = _SPECS.get(key)
-                if spec is None:
-                    raise RulesError(_unknown(key))
-                options[key] = spec.from_text(key, value.strip())
+        for key, value in pairs:
+            spec = _SPECS.get(key)
+            if spec is None:
+                raise RulesError(_unknown(key))
+            options[key] = spec.from_text(key, value)
         return base.replace(**options)
 
     @classmethod
@@ -245,6 +237,20 @@ def _unknown(key: str) -> str:
 
 
 # -- option specs: one place that knows each option's values and forms -----------------
+
+
+def _syntax_problem(error: CallSyntaxError) -> str:
+    """A rules text's syntax error in the words of the rules."""
+    text = error.text
+    if error.reason == "no-equals":
+        return f"{error.part!r}: write option=value"
+    if error.reason == "twice":
+        return f"option {error.part.partition('=')[0].strip()!r} is given twice"
+    if error.reason == "empty":
+        return f"{text!r}: an option is empty; write option=value between the commas"
+    if error.reason == "nested":
+        return f"{text!r}: options go in one pair of parentheses"
+    return f"{text!r}: options go in parentheses, closed with ')'"
 
 
 @dataclass(frozen=True)
