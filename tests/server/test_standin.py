@@ -361,11 +361,11 @@ def test_a_person_at_the_table_whose_time_ran_out_has_not_left(client: TestClien
     async def here(message: dict[str, Any]) -> None:  # a connection of seat 1
         return None
 
-    table.standing = [True, True]
-    table.away = [True, False]
-    table.sockets = {1: {here}}
+    table.seats.standing = [True, True]
+    table.seats.away = [True, False]
+    table.presence.sockets = {1: {here}}
     assert not Hub.nobody_played(table)  # Bob is here, only out of time
-    table.sockets = {}
+    table.presence.sockets = {}
     assert Hub.nobody_played(table)  # Bob lost his connection too
-    table.standing = [True, False]
+    table.seats.standing = [True, False]
     assert not Hub.nobody_played(table)  # Bob plays his own seat

@@ -144,7 +144,7 @@ def nobody_since(table: Table, now: float) -> float | None:
     """Since when (loop time) no person is connected to ``table``'s seats, here or on
     another server process: the last to leave's time, or ``now`` for a person who never
     came; None while one is connected."""
-    people = [s for s in range(table.players) if table.kinds[s] == "person"]
-    if any(table.connected(s) for s in people):
+    people = [s for s in range(table.players) if table.seats.kinds[s] == "person"]
+    if any(table.presence.connected(s) for s in people):
         return None
-    return max((table.gone_at.get(s, now) for s in people), default=now)
+    return max((table.presence.gone_at.get(s, now) for s in people), default=now)

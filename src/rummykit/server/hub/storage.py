@@ -27,7 +27,7 @@ from rummykit.errors import RulesError, RummyError
 from rummykit.rules import Rules
 from rummykit.server.bus import Bus
 from rummykit.server.hub.errors import HubError, RebuildError
-from rummykit.server.hub.table import STANDIN, Table
+from rummykit.server.hub.table import STANDIN, Seats, Table
 from rummykit.stats import Store
 
 __all__ = ["BROKEN", "BROKEN_MESSAGE", "Conflict", "Engine", "Storage", "StorageError",
@@ -96,11 +96,11 @@ class Storage:
                 seed=table.seed, first_dealer=first_dealer, status=table.status,
                 previous=table.previous, creator_hash=table.creator_hash,
                 turn_timer=table.turn_timer, standin=table.standin, public=table.listed,
-                seats=[TableSeatRow(seat=i, name=table.names[i], kind=table.kinds[i],
-                                    level=table.levels[i],
-                                    token_hash=table.token_hashes[i],
-                                    key_hash=table.key_hashes[i],
-                                    joined=table.joined[i]) for i in range(table.players)],
+                seats=[TableSeatRow(seat=i, name=table.seats.names[i], kind=table.seats.kinds[i],
+                                    level=table.seats.levels[i],
+                                    token_hash=table.seats.token_hashes[i],
+                                    key_hash=table.seats.key_hashes[i],
+                                    joined=table.seats.joined[i]) for i in range(table.players)],
             ))
             session.commit()
 
@@ -133,14 +133,17 @@ class Storage:
             raise RebuildError(f"its match cannot be dealt (seed {row.seed}, first dealer "
                                f"{row.first_dealer}, {len(names)} seats): {err}") from err
         table = Table(
-            id=row.id, rules=rules, seed=row.seed, names=names,
-            kinds=[s.kind for s in seats], levels=[s.level for s in seats],
-            token_hashes=[s.token_hash for s in seats], joined=[s.joined for s in seats],
+            id=row.id, rules=rules, seed=row.seed,
+            seats=Seats(names=names, kinds=[s.kind for s in seats],
+                        levels=[s.level for s in seats],
+                        token_hashes=[s.token_hash for s in seats],
+                        joined=[s.joined for s in seats],
+                        key_hashes=[s.key_hash for s in seats],
+                        standing=[s.away for s in seats], away=[s.away for s in seats]),
             status=row.status, match=match, previous=row.previous, next_table=row.next_table,
-            key_hashes=[s.key_hash for s in seats], creator_hash=row.creator_hash,
+            creator_hash=row.creator_hash,
             turn_timer=row.turn_timer, standin=row.standin or STANDIN, listed=row.public,
             ended_by=row.ended_by, abandoned=row.abandoned,
-            standing=[s.away for s in seats], away=[s.away for s in seats],
         )
         for action in sorted(row.actions, key=lambda a: a.seq):
             # The stored actions were checked when played; replay them through the checked
@@ -228,13 +231,14 @@ class Storage:
 
     def _save_finish(self, table: Table) -> None:
         store = Store(engine=self.engine)
-        levels = table.levels
-        players = [parse_bot(level)[0] if table.kinds[s] == "bot" and level else table.names[s]
+        levels = table.seats.levels
+        players = [parse_bot(level)[0] if table.seats.kinds[s] == "bot" and level
+                   else table.seats.names[s]
                    for s, level in enumerate(levels)]
         # A person's results belong to the key of the browser that claimed the seat.
-        keys = [table.key_hashes[s] if table.kinds[s] == "person" else None
+        keys = [table.seats.key_hashes[s] if table.seats.kinds[s] == "person" else None
                 for s in range(table.players)]
-        game_id = store.add_match(table.match, table.kinds, names=players, source="web",
+        game_id = store.add_match(table.match, table.seats.kinds, names=players, source="web",
                                   record=records.dumps(records.from_match(table.match)),
                                   keys=keys, abandoned=table.abandoned)
         with Session(self.engine) as session:

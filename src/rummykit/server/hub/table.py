@@ -15,7 +15,8 @@ from rummykit.engine.match import Match
 from rummykit.limits import KEY_ALPHABET, KEY_LENGTH
 from rummykit.rules import Rules
 
-__all__ = ["STANDIN", "SeatSpec", "Send", "Table", "encodable", "good_key", "token_hash"]
+__all__ = ["STANDIN", "Chat", "Clock", "Hints", "Presence", "SeatSpec", "Seats", "Send", "Table",
+           "Vote", "encodable", "good_key", "token_hash"]
 
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
@@ -56,102 +57,34 @@ class SeatSpec:
 
 
 @dataclass(eq=False)
-class Table:
-    """A table in memory: its match and who is connected to which seat."""
+class Seats:
+    """Who sits where, one entry per seat."""
 
-    id: str
-    rules: Rules
-    seed: int
     names: list[str]
     kinds: list[str]
+    """``"person"`` or ``"bot"``."""
     levels: list[str | None]
+    """A bot's level (None for a person)."""
     token_hashes: list[str | None]
     """Each person's seat's token, hashed (:func:`token_hash`); the tokens themselves are
     only in the links given out."""
     joined: list[bool]
-    status: str
-    match: Match
-    key_hashes: list[str | None] = field(default_factory=list)
-    """For each seat, the hashed key of the browser that claimed it (None: unclaimed).
-    A claimed seat opens only for that browser, whoever holds its link."""
-    creator_hash: str | None = None
-    """The hashed key of the browser that made the table: it may issue new links."""
-    listed: bool = False
-    """Listed in the lobby, where anyone may take a free seat."""
-    turn_timer: int | None = None
-    """Seconds a person has for a turn before the stand-in plays it (None: no timer)."""
-    standin: str = STANDIN
-    """The level of the computer player that plays for a person who is away."""
-    standing: list[bool] = field(default_factory=list)
-    """For each seat, whether the stand-in plays it now (its person ran out of time, was
-    not connected, or handed the seat over); until the person comes back."""
-    away: list[bool] = field(default_factory=list)
-    """For each seat, whether its person handed it to the stand-in and left (stored; a
+    key_hashes: list[str | None]
+    """The hashed key of the browser that claimed the seat (None: unclaimed). A claimed
+    seat opens only for that browser, whoever holds its link."""
+    standing: list[bool]
+    """Whether the stand-in plays the seat now (its person ran out of time, was not
+    connected, or handed the seat over); until the person comes back."""
+    away: list[bool]
+    """Whether the seat's person handed it to the stand-in and left (stored; a
     reconnection alone does not bring them back, "back" does)."""
-    deadline: float | None = None
-    """When (loop time) the person to move runs out of time, if the timer runs."""
-    timed: tuple[int, int] | None = None
-    """The deal and seat the deadline is for (a turn keeps its deadline to its end)."""
-    timer_task: asyncio.Task[None] | None = None
-    ticking: bool = False
-    stale: bool = False
-    """Another server process changed the table since it was last read here (it is read
-    again before it is next shown or used here)."""
-    """Whether the clock of the person to move runs now."""
-    created: float = field(default_factory=time.time)
-    """When the table was made or rebuilt here (orders the lobby)."""
-    left: list[int] = field(default_factory=list)
-    """The people who left (handed their seat over), in order, while the others have
-    not decided between the stand-in and ending the match."""
-    votes: dict[int, bool] = field(default_factory=dict)
-    """The others' choices about the last to leave: True to end the match."""
-    ended_by: int | None = None
-    """The seat whose leaving ended the match (the others chose so), if it ended so."""
-    abandoned: bool = False
-    """Every person had left (the stand-in played each person's seat) when the match
-    ended: it counts for nobody (:meth:`Hub.nobody_played`)."""
-    chat: list[dict[str, Any]] = field(default_factory=list)
-    """The last CHAT_KEPT chat messages (seat, name, text, time), oldest first."""
-    gone_at: dict[int, float] = field(default_factory=dict)
-    """For each seat whose person has no connection now, since when (loop time)."""
-    previous: str | None = None
-    next_table: str | None = None
-    seq: int = 0
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    sockets: dict[int, set[Send]] = field(default_factory=dict)
-    watchers: set[Send] = field(default_factory=set)
-    """The spectators' connections: they hear the public view only."""
-    elsewhere: dict[str, tuple[frozenset[int], int, float]] = field(default_factory=dict)
-    """With several server processes: for each other process, the seats whose people are
-    connected there, how many watch there, and when it last said so (monotonic time)."""
-    kicks: dict[Send, Callable[[str], Awaitable[None]]] = field(default_factory=dict)
-    """How to close each connection that another may replace (its reason: ``"replaced"``,
-    ``"claimed"`` or ``"revoked"``)."""
-    bot_task: asyncio.Task[None] | None = None
-    last: list[str] = field(default_factory=list)
-    hints: dict[int, list[int]] = field(default_factory=dict)
-    """For each deal number, how many hints each seat asked for (kept in memory: a count
-    shown in the deal summary, not part of the game)."""
-    hinting: set[int] = field(default_factory=set)
-    """The seats whose hint is being worked out (one at a time each)."""
-    hinted: dict[int, tuple[int, dict[str, Any]]] = field(default_factory=dict)
-    """For each seat, its last hint and the position (``seq``) it was for: asked again in
-    the same position, the same hint, counted once."""
-    actions: list[str] = field(default_factory=list)
-    """Every action of the match, in order (what is stored; an undo replays the rest)."""
-    reading: set[int] = field(default_factory=set)
-    """The people who have not yet closed the last deal's summary (the bots wait)."""
-    read: asyncio.Event = field(default_factory=asyncio.Event)
-    """Set once nobody is reading the summary any more."""
-
-    @property
-    def players(self) -> int:
-        return len(self.names)
-
     links: list[str | None] = field(default_factory=list)
     """Each person's link with its token, only on the table as created (never stored)."""
 
-    def seat_of(self, token: str | None) -> int | None:
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def of(self, token: str | None) -> int | None:
         """The seat whose link carries ``token``, if any."""
         if not token or len(token) > 200:
             return None
@@ -167,6 +100,24 @@ class Table:
         return (stored is not None and good_key(key)
                 and secrets.compare_digest(stored, token_hash(key or "")))
 
+
+@dataclass(eq=False)
+class Presence:
+    """Who is connected to the table, here and on the other server processes."""
+
+    sockets: dict[int, set[Send]] = field(default_factory=dict)
+    """Each seat's connections in this process."""
+    watchers: set[Send] = field(default_factory=set)
+    """The spectators' connections: they hear the public view only."""
+    elsewhere: dict[str, tuple[frozenset[int], int, float]] = field(default_factory=dict)
+    """With several server processes: for each other process, the seats whose people are
+    connected there, how many watch there, and when it last said so (monotonic time)."""
+    kicks: dict[Send, Callable[[str], Awaitable[None]]] = field(default_factory=dict)
+    """How to close each connection that another may replace (its reason: ``"replaced"``,
+    ``"claimed"`` or ``"revoked"``)."""
+    gone_at: dict[int, float] = field(default_factory=dict)
+    """For each seat whose person has no connection now, since when (loop time)."""
+
     def connected(self, seat: int) -> bool:
         """Whether ``seat``'s person is connected, here or to another server process."""
         return bool(self.sockets.get(seat)) or any(
@@ -179,3 +130,111 @@ class Table:
     def here(self) -> bool:
         """Whether anyone is connected to this table in this process."""
         return bool(self.watchers) or any(self.sockets.values())
+
+    def everyone(self) -> list[Send]:
+        """Every connection in this process: the seats' and the spectators'."""
+        return [*(send for sends in self.sockets.values() for send in sends),
+                *self.watchers]
+
+
+@dataclass(eq=False)
+class Clock:
+    """The turn timer's clock of the person to move."""
+
+    deadline: float | None = None
+    """When (loop time) the person to move runs out of time, if the timer runs."""
+    timed: tuple[int, int] | None = None
+    """The deal and seat the deadline is for (a turn keeps its deadline to its end)."""
+    task: asyncio.Task[None] | None = None
+    """What plays the stand-in when the time is up."""
+    ticking: bool = False
+    """Whether the clock of the person to move runs now."""
+
+
+@dataclass(eq=False)
+class Vote:
+    """The question after someone left: go on with the stand-in, or end the match."""
+
+    left: list[int] = field(default_factory=list)
+    """The people who left (handed their seat over), in order, while the others have
+    not decided."""
+    choices: dict[int, bool] = field(default_factory=dict)
+    """The others' choices about the last to leave: True to end the match."""
+
+    def close(self) -> None:
+        """Nobody is asked any more."""
+        self.left, self.choices = [], {}
+
+
+@dataclass(eq=False)
+class Chat:
+    """What was said at the table."""
+
+    messages: list[dict[str, Any]] = field(default_factory=list)
+    """The last CHAT_KEPT chat messages (seat, name, text, time), oldest first."""
+
+
+@dataclass(eq=False)
+class Hints:
+    """The hints asked for at the table."""
+
+    counts: dict[int, list[int]] = field(default_factory=dict)
+    """For each deal number, how many hints each seat asked for (kept in memory: a count
+    shown in the deal summary, not part of the game)."""
+    busy: set[int] = field(default_factory=set)
+    """The seats whose hint is being worked out (one at a time each)."""
+    given: dict[int, tuple[int, dict[str, Any]]] = field(default_factory=dict)
+    """For each seat, its last hint and the position (``seq``) it was for: asked again in
+    the same position, the same hint, counted once."""
+
+
+@dataclass(eq=False)
+class Table:
+    """A table in memory: its settings, its match, and its state in small parts (seats,
+    presence, clock, vote, chat, hints)."""
+
+    id: str
+    rules: Rules
+    seed: int
+    seats: Seats
+    status: str
+    match: Match
+    creator_hash: str | None = None
+    """The hashed key of the browser that made the table: it may issue new links."""
+    listed: bool = False
+    """Listed in the lobby, where anyone may take a free seat."""
+    turn_timer: int | None = None
+    """Seconds a person has for a turn before the stand-in plays it (None: no timer)."""
+    standin: str = STANDIN
+    """The level of the computer player that plays for a person who is away."""
+    presence: Presence = field(default_factory=Presence)
+    clock: Clock = field(default_factory=Clock)
+    vote: Vote = field(default_factory=Vote)
+    chat: Chat = field(default_factory=Chat)
+    hints: Hints = field(default_factory=Hints)
+    stale: bool = False
+    """Another server process changed the table since it was last read here (it is read
+    again before it is next shown or used here)."""
+    created: float = field(default_factory=time.time)
+    """When the table was made or rebuilt here (orders the lobby)."""
+    ended_by: int | None = None
+    """The seat whose leaving ended the match (the others chose so), if it ended so."""
+    abandoned: bool = False
+    """Every person had left (the stand-in played each person's seat) when the match
+    ended: it counts for nobody (:meth:`Hub.nobody_played`)."""
+    previous: str | None = None
+    next_table: str | None = None
+    seq: int = 0
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    bot_task: asyncio.Task[None] | None = None
+    last: list[str] = field(default_factory=list)
+    actions: list[str] = field(default_factory=list)
+    """Every action of the match, in order (what is stored; an undo replays the rest)."""
+    reading: set[int] = field(default_factory=set)
+    """The people who have not yet closed the last deal's summary (the bots wait)."""
+    read: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set once nobody is reading the summary any more."""
+
+    @property
+    def players(self) -> int:
+        return len(self.seats)

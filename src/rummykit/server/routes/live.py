@@ -272,7 +272,7 @@ async def seat_connection(socket: WebSocket, server: Server, table_id: str) -> N
         if table_id in hub.tables:
             hub.forget(hub.tables[table_id])
         return
-    others = list(table.sockets.get(place, ()))
+    others = list(table.presence.sockets.get(place, ()))
     if key is None and len(others) >= MAX_SOCKETS_PER_SEAT:
         await refuse(socket, f"this seat is open in {MAX_SOCKETS_PER_SEAT} places already: "
                      "close one of them first", 4429, {"code": "too-many-connections"})
@@ -328,7 +328,7 @@ async def seat_connection(socket: WebSocket, server: Server, table_id: str) -> N
             await send(hub.state_for(table, place))
             if not others or claimed_now:
                 await hub.send_presence(table)
-        if table.chat:
+        if table.chat.messages:
             await send(hub.chat_log(table))
         while not ended:
             frame = await socket.receive()
@@ -352,7 +352,7 @@ async def seat_connection(socket: WebSocket, server: Server, table_id: str) -> N
     finally:
         hub.disconnect(table, place, send)
         await outbox.close()
-        if not ended and not table.connected(place):
+        if not ended and not table.presence.connected(place):
             await hub.send_presence(table)
         hub.forget(table)
 
@@ -365,24 +365,24 @@ async def spectate(socket: WebSocket, hub: Hub, table_id: str) -> None:
     except HubError as err:
         await refuse(socket, str(err), 4000 + err.status, err.details())
         return
-    if len(table.watchers) >= conf.MAX_WATCHERS:
+    if len(table.presence.watchers) >= conf.MAX_WATCHERS:
         await refuse(socket, f"this table has {conf.MAX_WATCHERS} spectators already", 4429,
                      {"code": "too-many-connections"})
         return
 
     async def stuck() -> None:
-        table.watchers.discard(send)
+        table.presence.watchers.discard(send)
         await socket.close(code=1013)
 
     outbox = Outbox(socket.send_json, on_stuck=stuck)
     send = outbox.put
     outbox.start()
-    table.watchers.add(send)
+    table.presence.watchers.add(send)
     bucket = Bucket()
     try:
         await send(hub.state_for(table, None))
         await hub.send_presence(table)
-        if table.chat:
+        if table.chat.messages:
             await send(hub.chat_log(table))
         while True:
             frame = await socket.receive()
@@ -405,7 +405,7 @@ async def spectate(socket: WebSocket, hub: Hub, table_id: str) -> None:
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
-        table.watchers.discard(send)
+        table.presence.watchers.discard(send)
         await outbox.close()
         await hub.send_presence(table)
         hub.forget(table)

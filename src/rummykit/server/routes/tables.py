@@ -126,7 +126,8 @@ async def create_table(body: TableIn, server: ServerOf, client: Client) -> Table
         turn_timer=body.timer, standin=body.standin, listed=body.public)
     server.hub.pool.own(table.id, client)  # (its bots' searches are this client's)
     return TableCreated(id=table.id, rules=str(table.rules), seats=[
-        SeatLink(seat=s, name=table.names[s], kind=table.kinds[s], link=table.links[s])
+        SeatLink(seat=s, name=table.seats.names[s], kind=table.seats.kinds[s],
+                 link=table.seats.links[s])
         for s in range(table.players)])
 
 
@@ -141,7 +142,7 @@ async def table_state(table: TableOf, who: Who, hub: HubOf) -> object:
 async def rematch(table: TableOf, body: TokenIn, hub: HubOf) -> RematchOut:
     seat = hub.seat_for(table, token=body.token, seat=body.seat, key=body.key)
     new_id = await hub.rematch(table, seat)
-    mine = body.key is not None and table.owns(seat, body.key)
+    mine = body.key is not None and table.seats.owns(seat, body.key)
     hub.pool.own(new_id, hub.pool.client_of(table.id))
     # The seat's token and its browser's claim carry over to the rematch (kept hashed): a
     # browser that owns the seat goes on with its key, and no token in the address.
