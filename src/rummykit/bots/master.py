@@ -241,6 +241,48 @@ class MasterBot:
                            tuple(drawn))
         return self.last
 
+    def measure(self, view: View, rng: random.Random, actions: Sequence[Action]) -> Search:
+        """``actions`` (legal, two or more) measured alone, each in every imagined deal of
+        the search's kind (the same inference, rollouts and budget; no baseline, no
+        pruning): a second opinion on what a search found. Its ``choice`` and
+        ``baseline`` are the first action, its ``gains`` each one's over the first."""
+        start = time.perf_counter()
+        actions = tuple(dict.fromkeys(actions))
+        if len(actions) < 2 or any(a not in view.legal_actions for a in actions):
+            raise ValueError("measure: two or more legal actions")
+        deadline = None if self.think is None else start + self.think
+        results: list[list[tuple[float, float, float]]] = [[] for _ in actions]
+        drawn: list[int] = []
+        worlds = 0
+        batches = 0
+        batch = 8
+        while not (_spent(worlds, self.rollouts, deadline) or self._stopped()):
+            batches += 1
+            first: dict[int, int] = {}
+            for world in sample_worlds(view, rng, batch, weighted=self.inference,
+                                       deadline=deadline):
+                seed = rng.getrandbits(64)
+                played = [_rollout_result(world, a, view.seat, seed, deadline, self.win)
+                          for a in actions]
+                done = [result for result in played if result is not None]
+                if len(done) < len(actions):
+                    break
+                for rows, result in zip(results, done, strict=True):
+                    rows.append(result)
+                drawn.append(batches * 100_000 + first.setdefault(id(world), len(first)))
+                worlds += 1
+                if _spent(worlds, self.rollouts, deadline) or self._stopped():
+                    break
+            batch = min(32, batch * 2)
+        values = [[r[0] for r in rows] for rows in results]
+        means = tuple(sum(v) / len(v) if v else float("-inf") for v in values)
+        gains = tuple(_paired(v, values[0], drawn)[0] for v in values)
+        sampled = tuple(Sampled(a, tuple(values[i]), tuple(r[1] for r in results[i]),
+                                tuple(r[2] for r in results[i]))
+                        for i, a in enumerate(actions))
+        return Search(actions[0], actions[0], actions, means, worlds,
+                      time.perf_counter() - start, gains, self.win, sampled, tuple(drawn))
+
     def _stopped(self) -> bool:
         return self.stop is not None and self.stop.is_set()
 
