@@ -8,12 +8,13 @@ The rules, with the reasons for them:
 - **Noise.** The search measures each action in imagined deals; two runs with other seeds
   disagree a little. A loss is the paired mean difference of the best action's points and
   the played one's over the same imagined deals, with its standard error (imagined deals
-  drawn twice count once). A loss is *counted* only when it is more than
-  :data:`NOISE_ERRORS` standard errors above zero in a second search run with another
-  seed (:mod:`rummykit.analysis.review` says how): a first run that found the played
-  action worse is asked again, so a loss is never the first run's luck (the best of
-  several candidates, measured on the same deals that picked it, looks better than it is).
-  A loss under the noise is reported but counts as no loss: the decision is ``good``.
+  drawn twice count once). A first run that finds the played action worse by more than
+  :data:`SCREEN_ERRORS` standard error asks a second run with another seed to measure
+  the two actions again (:mod:`rummykit.analysis.review` says how), and the loss is
+  *counted* only when the second run too finds it more than :data:`NOISE_ERRORS`
+  standard errors above zero: a loss is never the first run's luck (the best of several
+  candidates, measured on the same deals that picked it, looks better than it is). A
+  loss under the noise is reported but counts as no loss: the decision is ``good``.
 - **Classes** (:data:`THRESHOLDS`): by the counted loss in points, in units of the rules'
   mean card (:func:`card_unit`: 6.5 points in ``classic``): an *inaccuracy* costs half a
   card, a *mistake* a card, a *blunder* two cards or more. One card's points is what a
@@ -45,9 +46,9 @@ from rummykit.errors import RummyError, shown
 from rummykit.rules import Rules
 
 __all__ = [
-    "CLASSES", "FORMAT", "MISTAKES_SHOWN", "NOISE_ERRORS", "THRESHOLDS", "Budget", "Class",
-    "Decision", "Estimate", "Review", "ReviewError", "SeatReport", "card_unit", "classify",
-    "decision_accuracy", "summarize",
+    "CLASSES", "FORMAT", "MISTAKES_SHOWN", "NOISE_ERRORS", "SCREEN_ERRORS", "THRESHOLDS",
+    "Budget", "Class", "DealReport", "Decision", "Estimate", "Review", "ReviewError",
+    "SeatReport", "card_unit", "classify", "decision_accuracy", "summarize",
 ]
 
 FORMAT: Final = "rummykit-review/1"
@@ -59,6 +60,9 @@ CLASSES: Final[tuple[Class, ...]] = get_args(Class)
 
 NOISE_ERRORS: Final = 2.0
 """A loss counts only when it is this many standard errors above zero in the second run."""
+SCREEN_ERRORS: Final = 1.0
+"""A first run that finds the played action worse by this many standard errors asks for
+the second run."""
 
 _NAMED: Final[tuple[tuple[Class, float], ...]] = (
     ("inaccuracy", 0.5), ("mistake", 1.0), ("blunder", 2.0))
@@ -113,7 +117,7 @@ class Budget:
 
     @classmethod
     def parse(cls, text: str | int | float | Budget) -> Budget:
-        """``"48"`` (imagined deals), ``"0.5s"`` (seconds), ``"48,2s"`` (both)."""
+        """``"96"`` (imagined deals), ``"0.5s"`` (seconds), ``"96,2s"`` (both)."""
         if isinstance(text, Budget):
             return text
         if isinstance(text, bool):
@@ -126,8 +130,8 @@ class Budget:
         seconds: float | None = None
         parts = [p.strip() for p in text.split(",")]
         if not 1 <= len(parts) <= 2 or not all(parts):
-            raise ValueError(f"budget {shown(text)}: write imagined deals (48), seconds "
-                             "(0.5s) or both (48,2s)")
+            raise ValueError(f"budget {shown(text)}: write imagined deals (96), seconds "
+                             "(0.5s) or both (96,2s)")
         for part in parts:
             try:
                 if part.endswith("s"):
@@ -139,8 +143,8 @@ class Budget:
                         raise ValueError
                     rollouts = int(part)
             except ValueError:
-                raise ValueError(f"budget {shown(text)}: write imagined deals (48), seconds "
-                                 "(0.5s) or both (48,2s)") from None
+                raise ValueError(f"budget {shown(text)}: write imagined deals (96), seconds "
+                                 "(0.5s) or both (96,2s)") from None
             if seconds is not None and not math.isfinite(seconds):
                 raise ValueError(f"budget {shown(text)}: seconds must be a number")
         return cls(rollouts=rollouts, seconds=seconds)
@@ -197,6 +201,12 @@ class Decision:
     reason: str = ""
     """One line, for an inaccuracy or worse: what was played, what came of it where the
     table saw it, and the better action with the hint's reason."""
+    why: str = ""
+    """The hint's reason for the better action, without the action ("KS is your highest
+    loose card")."""
+    then: str = ""
+    """What came of the played action where the table saw it ("Bruno took it from the
+    pile and went out"), or nothing."""
     estimates: tuple[Estimate, ...] = ()
     """The first run's estimate of every action it measured, best first."""
     worlds: int = 0
@@ -214,7 +224,8 @@ class Decision:
             "class": self.cls, "win_loss": self.win_loss,
             "noise": self.noise, "win_noise": self.win_noise,
             "counted": self.counted, "accuracy": self.accuracy,
-            "reason": self.reason, "phase": self.phase, "worlds": self.worlds,
+            "reason": self.reason, "why": self.why, "then": self.then, "phase": self.phase,
+            "worlds": self.worlds,
             "confirmed": self.confirmed,
             "estimates": [e.to_json() for e in self.estimates],
         }
@@ -232,7 +243,8 @@ class Decision:
             win_loss=float(data.get("win_loss", 0.0)), noise=float(data.get("noise", 0.0)),
             win_noise=float(data.get("win_noise", 0.0)),
             counted=float(data.get("counted", 0.0)), cls=klass,
-            reason=str(data.get("reason", "")),
+            reason=str(data.get("reason", "")), why=str(data.get("why", "")),
+            then=str(data.get("then", "")),
             estimates=tuple(Estimate(str(e["action"]), float(e["points"]), float(e["win"]),
                                      int(e["worlds"])) for e in data.get("estimates", [])),
             worlds=int(data.get("worlds", 0)), confirmed=bool(data.get("confirmed", False)),

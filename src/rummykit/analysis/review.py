@@ -10,7 +10,7 @@ played in every imagined deal too (``keep``: this changes neither its imagined d
 its choice).
 
 Where the played action is not the best and the first run finds it worse by more than
-:data:`~rummykit.analysis.model.NOISE_ERRORS` standard errors in points, a second run
+:data:`~rummykit.analysis.model.SCREEN_ERRORS` standard error in points, a second run
 with another seed measures the two actions alone on new imagined deals; the loss is that
 run's, and counts only if it is again above the noise. A choice made among several
 candidates on the same imagined deals favours the one whose deals went well, so the
@@ -37,6 +37,7 @@ from typing import Any, Final
 from rummykit import record as records
 from rummykit.analysis.model import (
     NOISE_ERRORS,
+    SCREEN_ERRORS,
     Budget,
     DealReport,
     Decision,
@@ -48,7 +49,7 @@ from rummykit.analysis.model import (
     decision_accuracy,
     summarize,
 )
-from rummykit.bots.hints import Part, position_seed, reason_parts, render, verb
+from rummykit.bots.hints import REASONS, Part, position_seed, reason_parts, render, verb
 from rummykit.bots.master import MasterBot, Search, paired
 from rummykit.engine.actions import Action
 from rummykit.engine.match import Match
@@ -175,17 +176,18 @@ def judge(position: Position, budget: Budget = DEFAULT_BUDGET,
         return verdict
     loss, noise, win_loss, win_noise = _loss(found, best, played)
     confirmed = False
-    if loss > NOISE_ERRORS * noise:
+    if loss > SCREEN_ERRORS * noise:
         # Worth a second look, on imagined deals that did not choose the best.
         again = bot.measure(v, random.Random(f"{seed}/again"), (best, played))
         loss, noise, win_loss, win_noise = _loss(again, best, played)
         confirmed = True
     counted = loss if confirmed and loss > NOISE_ERRORS * noise else 0.0
     klass = classify(counted, unit)
-    reason = decision_reason(position, best, found) if klass != "good" else ""
+    reason, why, then = decision_reason(position, best, found) if klass != "good" else (
+        "", "", "")
     return replace(verdict, loss=max(loss, 0.0), win_loss=max(win_loss, 0.0), noise=noise,
-                   win_noise=win_noise, counted=counted, cls=klass, reason=reason,
-                   confirmed=confirmed, accuracy=decision_accuracy(counted, unit))
+                   win_noise=win_noise, counted=counted, cls=klass, reason=reason, why=why,
+                   then=then, confirmed=confirmed, accuracy=decision_accuracy(counted, unit))
 
 
 def _loss(found: Search, best: Action, played: Action) -> tuple[float, float, float, float]:
@@ -207,18 +209,23 @@ def _estimates(found: Search) -> tuple[Estimate, ...]:
     return tuple(sorted(out, key=lambda e: (-e.points, -e.win)))
 
 
-def decision_reason(position: Position, best: Action, found: Search | None = None) -> str:
-    """One line: the action played, what came of it where the table saw it, and the
-    better action with the hint's reason for it."""
+def decision_reason(position: Position, best: Action,
+                    found: Search | None = None) -> tuple[str, str, str]:
+    """The line that says what was played, what came of it where the table saw it, and
+    the better action with the hint's reason for it; and those last two alone."""
     v = position.view
     played = render([verb(position.played, v)])
+    then = ""
     if position.then is not None:
         code, params = position.then
-        played += f" ({REVIEW_REASONS[code].format(**params)})"
+        then = REVIEW_REASONS[code].format(**params)
+        played += f" ({then})"
     # The hint's reason without its search figures (the review shows its own).
-    better = render([part for part in reason_parts(v, best, found)
-                     if not part[0].startswith("more.search")])
-    return f"{played}; {REVIEW_REASONS['review.better']} {better}"
+    parts = [part for part in reason_parts(v, best, found)
+             if not part[0].startswith("more.search")]
+    better = render(parts)
+    why = "".join(REASONS[code].format(**params) for code, params in parts[1:])
+    return f"{played}; {REVIEW_REASONS['review.better']} {better}", why, then
 
 
 # -- a whole record ---------------------------------------------------------------------
