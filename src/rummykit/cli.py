@@ -253,9 +253,9 @@ def _analyze(args: argparse.Namespace) -> int:
     seats = None if args.seat is None else [args.seat]
     rich = _has_rich()
     try:
-        if rich:
+        if rich and sys.stderr.isatty():
             found = _review_with_bar(rec, args.budget, seats, args.jobs)
-        else:  # the sim extra is not installed: plain lines
+        else:  # a file or a pipe (or no Rich): a line now and then
             found = review(rec, budget=args.budget, seats=seats, jobs=args.jobs,
                            progress=_progress_lines)
     except ReviewError as err:
@@ -286,8 +286,9 @@ def _has_rich() -> bool:
 
 
 def _progress_lines(done: int, total: int) -> None:
-    if done == total or done % 10 == 0:
-        print(f"reviewed {done} of {total} decisions", file=sys.stderr)
+    """Progress on stderr where it is not a terminal: a line at each tenth of the way."""
+    if done == total or (total >= 10 and done % (total // 10) == 0) or total < 10:
+        print(f"reviewed {done} of {total} decisions", file=sys.stderr, flush=True)
 
 
 def _review_with_bar(rec: records.Record, budget: Budget, seats: list[int] | None,

@@ -317,12 +317,23 @@ def summarize(seat: int, name: str, decisions: Iterable[Decision]) -> SeatReport
                       tuple(named[:MISTAKES_SHOWN]))
 
 
+def _find(reports: Sequence[SeatReport], seat: int) -> SeatReport:
+    for report in reports:
+        if report.seat == seat:
+            return report
+    raise KeyError(f"seat {seat} was not reviewed")
+
+
 @dataclass(frozen=True, slots=True)
 class DealReport:
     """One deal's reports, seat by seat."""
 
     deal: int
     seats: tuple[SeatReport, ...]
+
+    def seat(self, seat: int) -> SeatReport:
+        """The report of one seat in this deal."""
+        return _find(self.seats, seat)
 
     def to_json(self) -> dict[str, Any]:
         return {"deal": self.deal, "seats": [s.to_json() for s in self.seats]}
@@ -349,10 +360,7 @@ class Review:
 
     def seat(self, seat: int) -> SeatReport:
         """The match report of one seat."""
-        for report in self.seats:
-            if report.seat == seat:
-                return report
-        raise KeyError(f"seat {seat} was not reviewed")
+        return _find(self.seats, seat)
 
     def to_json(self) -> dict[str, Any]:
         return {
