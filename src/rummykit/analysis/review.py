@@ -159,12 +159,13 @@ def _with_consequence(p: Position, moves: Sequence[tuple[int, Action]],
 
 
 def judge(position: Position, budget: Budget = DEFAULT_BUDGET,
-          stop: threading.Event | None = None) -> Decision:
-    """Review one decision (see the module's description)."""
+          stop: threading.Event | None = None, *, seed: str | None = None) -> Decision:
+    """Review one decision (see the module's description). ``seed``: the search's, in
+    place of the hint's seed of the position (to measure the review's own noise)."""
     v = position.view
     played = position.played
     bot = MasterBot(rollouts=budget.rollouts, think=budget.seconds, stop=stop)
-    seed = position_seed(v)
+    seed = position_seed(v) if seed is None else seed
     found = bot.search(v, random.Random(seed), keep=(played,))
     best = found.choice
     unit = card_unit(v.rules)
