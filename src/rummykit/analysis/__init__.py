@@ -51,6 +51,7 @@ from rummykit.analysis.model import (
     decision_accuracy,
 )
 from rummykit.analysis.review import (
+    DEFAULT_BUDGET,
     REVIEW_REASONS,
     Position,
     Stopped,
@@ -61,8 +62,8 @@ from rummykit.analysis.review import (
 )
 
 __all__ = [
-    "CLASSES", "FORMAT", "NOISE_ERRORS", "REVIEW_REASONS", "THRESHOLDS", "Budget", "Class",
-    "DealReport", "Decision", "Estimate", "Position", "Review", "ReviewError", "SeatReport",
-    "Stopped", "assemble", "card_unit", "classify", "decision_accuracy", "judge", "positions",
-    "review",
+    "CLASSES", "DEFAULT_BUDGET", "FORMAT", "NOISE_ERRORS", "REVIEW_REASONS", "THRESHOLDS",
+    "Budget", "Class", "DealReport", "Decision", "Estimate", "Position", "Review",
+    "ReviewError", "SeatReport", "Stopped", "assemble", "card_unit", "classify",
+    "decision_accuracy", "judge", "positions", "review",
 ]
