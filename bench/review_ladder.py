@@ -30,7 +30,6 @@ import statistics
 import sys
 import time
 from collections.abc import Sequence
-from typing import Any
 
 from rummykit.analysis import Budget, Decision, Position, judge, positions
 from rummykit.bots import make_bot
@@ -161,9 +160,10 @@ def main(argv: list[str] | None = None) -> int:
     named = sum(m.get(k, 0) for k in ("inaccuracy", "mistake", "blunder"))
     counted = sum(1 for (g, _), d in zip(found, decisions, strict=True)
                   if games[g][2][d.seat] == master and d.counted > 0)
+    agreed = 100 * m.get("best", 0) / max(1, level_decisions[master])
     lines += ["", f"In its own {len(per_level[master])} deals the master ({master}) made "
               f"{level_decisions[master]} decisions: the review agreed with "
-              f"{m.get('best', 0)} ({100 * m.get('best', 0) / max(1, level_decisions[master]):.0f}%),"
+              f"{m.get('best', 0)} ({agreed:.0f}%),"
               f" found {counted} losses above the noise ({named} inaccuracies or worse: "
               f"{m.get('inaccuracy', 0)} inaccuracies, {m.get('mistake', 0)} mistakes, "
               f"{m.get('blunder', 0)} blunders)."]
