@@ -6,6 +6,7 @@ or a ladder at once with the results so far, and jobs made as they are played.""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import signal
@@ -271,17 +272,31 @@ def _children(pid: int) -> set[int]:
     return found
 
 
-def _interrupt(args: list[str], after: float, tmp_path: Path
+def _interrupt(args: list[str], after: float, tmp_path: Path, expected: int = 0
                ) -> tuple[subprocess.CompletedProcess[str], float, set[int]]:
-    """Start the command, send it SIGINT after ``after`` seconds; its result, how long it
-    took to stop and the worker processes it had."""
+    """Start the command, send it SIGINT ``after`` seconds once its ``expected`` worker
+    processes run; its result, how long it took to stop and the worker processes it had."""
     proc = subprocess.Popen([str(RUMMYKIT), *args], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    if expected:
+        # A busy machine may take longer than ``after`` to start the workers.
+        deadline = time.time() + 30
+        while time.time() < deadline and len(_children(proc.pid)) < expected:
+            time.sleep(0.2)
     time.sleep(after)
     workers = _children(proc.pid)
     proc.send_signal(signal.SIGINT)
     sent = time.perf_counter()
-    out, err = proc.communicate(timeout=30)
+    try:
+        out, err = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        # It did not stop: end it and its workers, so they do not slow the other tests.
+        for pid in _children(proc.pid):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        proc.kill()
+        proc.communicate()
+        raise
     stopped = time.perf_counter() - sent
     return subprocess.CompletedProcess(args, proc.returncode, out, err), stopped, workers
 
@@ -298,7 +313,7 @@ def _gone(pids: set[int]) -> bool:
 def test_ctrl_c_stops_a_simulation_at_once_with_the_games_played(tmp_path: Path) -> None:
     proc, stopped, workers = _interrupt(
         ["simulate", "--deals", "10000000", "--workers", "2", "--json", "--save", "games"],
-        3.0, tmp_path)
+        2.0, tmp_path, expected=2)
     assert proc.returncode == 130
     assert stopped < 5  # at once: a worker's chunk is not waited for
     assert "Traceback" not in proc.stderr
