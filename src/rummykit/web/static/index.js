@@ -202,10 +202,13 @@ async function start(event) {
 }
 
 // Every table where this browser has a seat, from the server (by this browser's key).
+let mineAsked = 0;  // the last question: an older answer that comes late is dropped
 async function showMine() {
+  const asked = ++mineAsked;
   let answer;
   try { answer = await api("/api/mine", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ key: browserKey() }) }); }
   catch (err) { return; }
+  if (asked !== mineAsked) return;
   const list = document.getElementById("mine-list");
   list.replaceChildren();
   for (const table of answer.tables) {
@@ -320,6 +323,9 @@ async function init() {
     if (!form.classList.contains("hidden")) document.getElementById("preset").focus();
   });
   showPlayNow();
+  // The buttons come disabled in the page and work from here on: a press before the
+  // page is ready would do nothing.
+  for (const id of ["play-now", "play-friends", "start", "make-code", "use-code"]) document.getElementById(id).disabled = false;
 }
 
 i18nReady.then(init);
