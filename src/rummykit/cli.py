@@ -1,8 +1,10 @@
-"""The ``rummykit`` command: play in the terminal, replay records, read the rules.
+"""The ``rummykit`` command: play in the terminal, replay records, review them, read the
+rules.
 
 Exit codes of ``rummykit replay``: 0 when every action is legal and any written result
 matches, 1 when an action is illegal or a result differs, 2 when the file is not a valid
-record.
+record. ``rummykit analyze``: 0 when reviewed, 2 when the record is not one to review
+(it does not read or replay), 130 when stopped with Ctrl-C.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from rummykit import record as records
+from rummykit.analysis import Budget, Review, ReviewError, review
 from rummykit.bots import BOTS
 from rummykit.cliutil import HelpFormatter, UsageError, check_database, flag_words
 from rummykit.engine.scoring import describe_end
@@ -23,6 +26,7 @@ from rummykit.plain import play
 from rummykit.rules import OPTION_HELP, PRESET_SOURCES, PRESET_SUMMARIES, PRESETS, Rules
 from rummykit.rules.options import option_text
 from rummykit.server.workers import allowed_hosts, listen, serve_workers, server_config
+from rummykit.session import review_lines, review_tables
 from rummykit.sim.cli import add_commands
 
 __all__ = ["main"]
@@ -99,6 +103,26 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument("--json", action="store_true", help="print the result as JSON")
     rep.set_defaults(handler=_replay)
 
+    analyze = sub.add_parser(
+        "analyze", help="review a match: where each player lost points, and what was better",
+        description="Review every decision of a game record with the master bot's search, "
+        "from the deciding player's view at that moment (never a card they could not see): "
+        "each player's accuracy, points lost per decision, and their inaccuracies, mistakes "
+        "and blunders with the better action and why. Progress goes to stderr; Ctrl-C "
+        "stops.", formatter_class=HelpFormatter)
+    analyze.add_argument("file", metavar="RECORD", help="the record (JSON)")
+    analyze.add_argument("--seat", type=int, metavar="N",
+                         help="review only this seat's decisions (0 is the first player)")
+    analyze.add_argument("--json", action="store_true",
+                         help="print the review as JSON (docs/review.md gives its shape)")
+    analyze.add_argument("--budget", type=_budget, default=Budget(),
+                         help="the search's budget per decision: imagined deals (96), "
+                         "seconds (0.5s) or both (96,2s); more is slower and less noisy")
+    analyze.add_argument("--jobs", type=_in_range(int, 1, 64, "a number of processes"),
+                         default=None, metavar="N",
+                         help="worker processes (default: every core of this machine)")
+    analyze.set_defaults(handler=_analyze)
+
     add_commands(sub)
 
     serve = sub.add_parser("serve", help="start the web app", formatter_class=HelpFormatter)
@@ -163,6 +187,14 @@ def _in_range(kind: type[int] | type[float], low: float, high: float, what: str,
     return convert
 
 
+def _budget(text: str) -> Budget:
+    """An argparse type: a review's budget per decision (:meth:`Budget.parse`)."""
+    try:
+        return Budget.parse(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
 _port = _in_range(int, 1, 65535, "a port number")
 """A TCP port: 1 to 65535."""
 _seconds = _in_range(float, 0.01, 60, "a number of seconds", " seconds")
@@ -203,6 +235,83 @@ def _replay(args: argparse.Namespace) -> int:
               else "no winner" if match.is_over else "the match goes on")
     print(f"totals: {totals}; {status}")
     return 0
+
+
+# -- analyze -------------------------------------------------------------------------
+
+
+def _analyze(args: argparse.Namespace) -> int:
+    try:
+        rec = records.load(args.file)
+    except RecordError as err:
+        print(f"not a valid record: {err}", file=sys.stderr)
+        return 2
+    if args.seat is not None and not 0 <= args.seat < len(rec.players):
+        print(f"--seat {args.seat}: the record has seats 0 to {len(rec.players) - 1}",
+              file=sys.stderr)
+        return 2
+    seats = None if args.seat is None else [args.seat]
+    rich = _has_rich()
+    try:
+        if rich and sys.stderr.isatty():
+            found = _review_with_bar(rec, args.budget, seats, args.jobs)
+        else:  # a file or a pipe (or no Rich): a line now and then
+            found = review(rec, budget=args.budget, seats=seats, jobs=args.jobs,
+                           progress=_progress_lines)
+    except ReviewError as err:
+        print(f"not a valid record: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted: the review was stopped", file=sys.stderr)
+        return 130
+    if args.json:
+        print(json.dumps(found.to_json()))
+    elif rich:
+        from rich.console import Console
+
+        out = Console() if sys.stdout.isatty() else Console(width=160)
+        for table in review_tables(found):
+            out.print(table)
+    else:
+        print("\n".join(review_lines(found)))
+    return 0
+
+
+def _has_rich() -> bool:
+    try:
+        import rich  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _progress_lines(done: int, total: int) -> None:
+    """Progress on stderr where it is not a terminal: a line at each tenth of the way."""
+    if done == total or (total >= 10 and done % (total // 10) == 0) or total < 10:
+        print(f"reviewed {done} of {total} decisions", file=sys.stderr, flush=True)
+
+
+def _review_with_bar(rec: records.Record, budget: Budget, seats: list[int] | None,
+                     jobs: int | None) -> Review:
+    """The review, with a progress bar on stderr (gone when it is done)."""
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
+    with Progress(TextColumn("[bold]reviewing"), BarColumn(), MofNCompleteColumn(),
+                  TimeRemainingColumn(), console=Console(stderr=True),
+                  transient=True) as bar:
+        task = bar.add_task("review", total=None)
+
+        def shown(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        return review(rec, budget=budget, seats=seats, jobs=jobs, progress=shown)
 
 
 # -- serve ---------------------------------------------------------------------------

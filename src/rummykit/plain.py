@@ -10,13 +10,23 @@ import sys
 from collections.abc import Callable
 from typing import TextIO
 
+from rummykit.analysis import DEFAULT_BUDGET, Budget, ReviewError, review
 from rummykit.bots.hints import hint
 from rummykit.cards import format_cards
 from rummykit.engine.actions import Action
 from rummykit.engine.match import Match
 from rummykit.engine.views import View
 from rummykit.errors import IllegalActionError, NotationError, RecordError, RulesError
-from rummykit.session import LocalGame, deal_summary, match_summary, start_game, store_match
+from rummykit.record import from_match
+from rummykit.session import (
+    PERSON,
+    LocalGame,
+    deal_summary,
+    match_summary,
+    review_lines,
+    start_game,
+    store_match,
+)
 from rummykit.words import plural
 
 __all__ = ["HELP", "play"]
@@ -32,12 +42,15 @@ def play(
     rules_text: str, players: int, seed: int | None, name: str, bots: str | None,
     save: str | None, stdin: TextIO, stdout: TextIO, *, stats_url: str | None = None,
     resume: str | None = None, words: Callable[[BaseException], str] = str,
+    review_budget: Budget | str | int | None = None,
 ) -> int:
     """The terminal game's line interface: the person is seat 0, bots take the other seats.
 
     With ``save`` the record is written after every action. A finished match is stored in
     the statistics at ``stats_url`` ("" for the default database, None for none). A game
-    that cannot start is said in one line, in ``words`` (the command line's: its flags)."""
+    that cannot start is said in one line, in ``words`` (the command line's: its flags).
+    At the match's end the person is offered its review (of their own decisions, with
+    ``review_budget`` or the review's default)."""
     def say(text: str = "") -> None:
         print(text, file=stdout, flush=True)
 
@@ -81,7 +94,44 @@ def play(
     if problem is not None:
         print(problem, file=sys.stderr)
         return 2
+    if finished and not interrupted and _offer_review(game, stdin, stdout, say,
+                                                      review_budget) == "interrupted":
+        return 130
     return 130 if interrupted else 0
+
+
+def _offer_review(game: LocalGame, stdin: TextIO, stdout: TextIO,
+                  say: Callable[[str], None], budget: Budget | str | int | None) -> str:
+    """Ask whether to review the match; review the person's decisions if so. What came
+    of it: "declined", "reviewed" or "interrupted" (Ctrl-C)."""
+    say("Review this match? The master looks at each of your decisions and shows where "
+        "the points went (y/n)")
+    try:
+        line = _ask(stdin, stdout)
+    except (EOFError, KeyboardInterrupt):
+        return "declined"
+    if line is None or line.lower() not in ("y", "yes"):
+        return "declined"
+    shown = [0]
+
+    def progress(done: int, total: int) -> None:
+        # A line at each quarter of the way (and the first), so a long review shows life.
+        if done == 0 or done == total or done * 4 // max(total, 1) > shown[0]:
+            shown[0] = done * 4 // max(total, 1)
+            say(f"Reviewing: {done} of {plural(total, 'decision')}")
+
+    try:
+        found = review(from_match(game.match), seats=[PERSON], progress=progress,
+                       budget=DEFAULT_BUDGET if budget is None else budget)
+    except KeyboardInterrupt:
+        say("Review stopped.")
+        return "interrupted"
+    except ReviewError as err:
+        say(f"The review could not be made: {err}")
+        return "declined"
+    for text in review_lines(found):
+        say(text)
+    return "reviewed"
 
 
 def _play_loop(game: LocalGame, stdin: TextIO, stdout: TextIO,

@@ -18,8 +18,10 @@ import threading
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from rummykit import record as records
+from rummykit.analysis import Class, Review
 from rummykit.bots import BOTS, Bot, make_bot, seat_levels
 from rummykit.bots.master import MasterBot
 from rummykit.cards import CARDS, Card
@@ -36,7 +38,8 @@ from rummykit.rules import Rules
 from rummykit.words import plural
 
 __all__ = ["DealSummary", "LocalGame", "deal_summary", "games_directory", "last_moves",
-           "match_end_text", "match_summary", "melded_points", "start_game", "store_match"]
+           "match_end_text", "match_summary", "melded_points", "review_lines",
+           "review_tables", "start_game", "store_match"]
 
 PERSON = 0
 """The person's seat."""
@@ -394,3 +397,75 @@ def pretty(card: Card | int) -> str:
 def melded_points(v: View) -> list[int] | None:
     """Where melded cards score (rummy500): the points each seat has laid this deal."""
     return scoring.melded_points(v.rules, v.melds, len(v.names))
+
+
+# -- the review of a match ---------------------------------------------------------------
+
+NAMED: tuple[Class, ...] = ("inaccuracy", "mistake", "blunder")
+"""The classes named in a review's tables, least first."""
+
+CLASS_STYLES = {"best": "green", "good": "green", "inaccuracy": "yellow",
+                "mistake": "dark_orange", "blunder": "bold red"}
+"""How each class of decision is coloured in the terminal."""
+
+
+def review_lines(found: Review) -> list[str]:
+    """A review in lines of plain text: each seat's figures, each deal's, and the biggest
+    mistakes with their reasons (the line interface; the command line without Rich)."""
+    lines = [f"Review of {found.rules}: {plural(len(found.decisions), 'decision')} "
+             f"({found.budget} imagined deals a decision, {found.seconds:.0f} s)"]
+    for s in found.seats:
+        counts = ", ".join(plural(s.counts.get(k, 0), k) for k in NAMED)
+        lines.append(f"  {s.name}: accuracy {s.accuracy:.0f}, "
+                     f"{s.points_lost_per_decision:.2f} points lost a decision over "
+                     f"{plural(s.decisions, 'decision')}; {counts}")
+    for deal in found.deals:
+        lines.append(f"  Deal {deal.deal}: " + "; ".join(
+            f"{s.name} accuracy {s.accuracy:.0f}, {s.points_lost:.1f} points lost"
+            for s in deal.seats))
+    for s in found.seats:
+        if s.mistakes:
+            lines.append(f"Biggest mistakes of {s.name}:")
+            lines.extend(f"  deal {m.deal}, action {m.step} ({m.cls}, {m.counted:.1f} "
+                         f"points): {m.reason}" for m in s.mistakes)
+    return lines
+
+
+def review_tables(found: Review) -> list[Any]:
+    """A review as Rich tables (the command line and the terminal app): the seats over
+    the match, each deal, and every inaccuracy or worse with its reason."""
+    from rich.table import Table
+    from rich.text import Text
+
+    seats = Table(title=f"Review of {found.rules}: {plural(len(found.decisions), 'decision')}"
+                  f" ({found.budget} imagined deals a decision, {found.seconds:.0f} s)",
+                  title_justify="left")
+    for column in ("player", "decisions", "points lost / decision", "accuracy",
+                   *NAMED):
+        seats.add_column(column, justify="left" if column == "player" else "right")
+    for s in found.seats:
+        seats.add_row(s.name, str(s.decisions), f"{s.points_lost_per_decision:.2f}",
+                      f"{s.accuracy:.0f}", *(Text(str(s.counts.get(k, 0)),
+                                                  style=CLASS_STYLES[k] if s.counts.get(k)
+                                                  else "") for k in NAMED))
+    deals = Table(title="Deal by deal", title_justify="left")
+    for column in ("deal", "player", "decisions", "points lost", "accuracy", *NAMED):
+        deals.add_column(column, justify="left" if column == "player" else "right")
+    for deal in found.deals:
+        for s in deal.seats:
+            deals.add_row(str(deal.deal), s.name, str(s.decisions), f"{s.points_lost:.1f}",
+                          f"{s.accuracy:.0f}", *(str(s.counts.get(k, 0)) for k in NAMED))
+    named = [d for d in found.decisions if d.named]
+    worst = Table(title="Where the points went: every inaccuracy, mistake and blunder",
+                  title_justify="left", show_lines=False)
+    for column in ("deal", "action", "player", "class", "points lost", "played", "better"):
+        worst.add_column(column, justify="right" if column in ("deal", "action",
+                                                                 "points lost") else "left")
+    worst.add_column("why", ratio=1)
+    for d in named:
+        played = f"{d.played} ({d.then})" if d.then else d.played
+        worst.add_row(str(d.deal), str(d.step), d.name,
+                      Text(d.cls, style=CLASS_STYLES[d.cls]), f"{d.counted:.1f}", played,
+                      d.best, d.why)
+    return [seats, deals, worst] if named else [seats, deals]
+

@@ -647,3 +647,46 @@ def test_rollout_policy_models_the_experts_play() -> None:
     assert total["discard"] > 500 and total["draw"] > 500
     assert same["draw"] == total["draw"]
     assert same["discard"] >= 0.85 * total["discard"], (same, total)
+
+
+# -- what a review asks of the search --------------------------------------------------
+
+
+@pytest.mark.parametrize("preset_name", ["classic", "rummy500"])
+def test_kept_actions_change_no_choice_and_are_measured_in_every_imagined_deal(
+        preset_name: str) -> None:
+    """``keep`` (a review's played action) measures an action in every imagined deal
+    whatever the pruning, and the search chooses as it does without it: every legal
+    action kept in turn, at positions of seeded play (32 imagined deals, enough for the
+    search to leave the expert's choice)."""
+    rules = Rules.parse(preset_name)
+    for seed, steps in ((3, 6), (5, 25)):
+        deal = _decision(rules, 2, seed, steps, choices=3)
+        v = view(deal, deal.to_move)
+        alone = MasterBot(rollouts=32).search(v, random.Random(seed))
+        for action in v.legal_actions[:4]:
+            kept = MasterBot(rollouts=32).search(v, random.Random(seed), keep=(action,))
+            assert kept.choice == alone.choice
+            assert kept.candidates == alone.candidates
+            (sampled,) = [s for s in kept.sampled if s.action == action]
+            if kept.worlds:
+                assert len(sampled.points) == len(sampled.wins) == kept.worlds
+                assert set(sampled.wins) <= {0.0, 1.0}
+    with pytest.raises(ValueError, match="not a legal action"):
+        MasterBot(rollouts=4).search(v, random.Random(1), keep=(Action.parse("discard JK"),))
+
+
+def test_measure_plays_the_actions_alone_on_the_same_imagined_deals() -> None:
+    deal = _decision(Rules.parse("classic"), 2, 9, 10, choices=3)
+    v = view(deal, deal.to_move)
+    a, b = v.legal_actions[:2]
+    found = MasterBot(rollouts=12).measure(v, random.Random(2), (a, b))
+    assert found.candidates == (a, b) and found.worlds == 12 == len(found.drawn)
+    assert all(len(s.points) == 12 for s in found.sampled)
+    # The gain of each over the first, deal by deal (paired), and the first's over itself.
+    assert found.gains[0] == 0.0
+    diffs = [x - y for x, y in zip(found.sampled[1].values, found.sampled[0].values,
+                                   strict=True)]
+    assert found.gains[1] == pytest.approx(sum(diffs) / len(diffs))
+    with pytest.raises(ValueError):
+        MasterBot(rollouts=4).measure(v, random.Random(2), (a,))

@@ -283,6 +283,33 @@ def test_a_whole_match_is_played_to_its_end(tmp_path: Path) -> None:
         assert f"Winner: {['You', 'Random 1'][winner]}" in output
 
 
+def test_the_match_end_offers_its_review(tmp_path: Path) -> None:
+    """At the end the person is asked; "y" reviews their own decisions and shows where
+    the points went, in lines; anything else (here the end of input) ends the game."""
+    player = Player(2, lambda _: False)
+
+    def answer(output: str) -> str | None:
+        if output.rstrip().splitlines()[-2].startswith("Review this match?"):
+            return "y"
+        return player(output)
+
+    out = io.StringIO()
+    code = play("one-deal", 2, 2, "You", "random", None, Scripted(out, answer), out,
+                review_budget=4)
+    output = out.getvalue()
+    assert code == 0
+    assert "Match over." in output
+    review = output[output.index("Review this match?"):]
+    assert "Reviewing: 0 of " in review
+    assert "Review of one-deal: " in review
+    assert re.search(r"You: accuracy \d+, [\d.]+ points lost a decision", review)
+    assert "Random 1:" not in review  # the person's decisions only
+    # Declined (end of input): the game ends as before.
+    code, output, _ = run_play(Player(2, lambda _: False), rules="one-deal", players=2,
+                               seed=2)
+    assert code == 0 and "Review this match?" in output and "Review of" not in output
+
+
 def test_end_of_input_stops_the_game(tmp_path: Path) -> None:
     save = tmp_path / "game.json"
     code, output, _ = run_play(lambda _: None, rules="classic", players=4, seed=3, save=save)

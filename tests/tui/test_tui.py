@@ -433,3 +433,56 @@ def test_the_score_sheet_says_why_the_match_ended() -> None:
             assert "ends at 100" not in text
 
     run(play())
+
+
+def test_the_match_end_offers_the_review_and_shows_it() -> None:
+    """The match's last summary offers the review; r there reviews the person's decisions
+    and shows the tables; r shows it again later."""
+    game = LocalGame.start(rules="one-deal", players=2, seed=4, name="Ann", bots="random",
+                           save=None)
+    play_to_the_end(game, 4)
+
+    async def play() -> None:
+        app = RummyApp(game, bot_delay=0, review_budget=4, review_jobs=1)
+        async with app.run_test(size=(140, 50)) as pilot:
+            app.show_summary(0)
+            await pilot.pause()
+            assert isinstance(app.screen, Message) and app.screen.kind == "summary"
+            assert "Review this match? Press r" in screen_text(app)
+            await pilot.press("r")
+            for _ in range(600):
+                await pilot.pause()
+                if isinstance(app.screen, Message) and app.screen.kind == "review":
+                    break
+                await asyncio.sleep(0.05)
+            assert isinstance(app.screen, Message) and app.screen.kind == "review"
+            text = screen_text(app)
+            assert "Your review: accuracy" in text and "Review of one-deal" in text
+            assert app.reviewed is not None
+            assert [s.name for s in app.reviewed.seats] == ["Ann"]
+            await pilot.press("enter")
+            await pilot.pause()
+            assert "r reviews it, q leaves" in screen_text(app)
+            await pilot.press("r")
+            await pilot.pause()
+            assert isinstance(app.screen, Message) and app.screen.kind == "review"
+            await pilot.press("enter")
+            await pilot.press("q")
+        assert app.return_code == 0
+
+    run(play())
+
+
+def test_the_review_waits_for_the_match_to_end() -> None:
+    game = LocalGame.start(rules="one-deal", players=2, seed=4, name="Ann", bots="random",
+                           save=None)
+
+    async def play() -> None:
+        app = RummyApp(game, bot_delay=0)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.press("r")
+            await pilot.pause()
+            assert app.reviewed is None and not app.reviewing
+            assert not isinstance(app.screen, Message)
+
+    run(play())

@@ -32,7 +32,8 @@ from rummykit.engine.melds import Meld, card_points, find_melds, fits, without
 from rummykit.engine.views import View
 from rummykit.rules import Rules
 
-__all__ = ["REASONS", "Hint", "Part", "hint", "reason_for", "reason_parts", "render"]
+__all__ = ["REASONS", "Hint", "Part", "hint", "position_seed", "reason_for", "reason_parts",
+           "render", "verb"]
 
 
 THINK = 1.0
@@ -124,7 +125,7 @@ def hint(view: View, *, rng: random.Random | None = None, think: float | None = 
     if not view.legal_actions:
         raise ValueError("a hint is for the player to move: this view offers no action")
     if rng is None:
-        rng = random.Random(_position_seed(view))
+        rng = random.Random(position_seed(view))
     if think is None and rollouts is None:
         think, rollouts = THINK, ROLLOUTS
     bot = MasterBot(think=think, rollouts=rollouts, stop=stop)
@@ -137,8 +138,10 @@ def hint(view: View, *, rng: random.Random | None = None, think: float | None = 
     return Hint(found.choice, render(parts), found.worlds, parts)
 
 
-def _position_seed(view: View) -> str:
-    """A seed from what the seat sees (never from hidden cards)."""
+def position_seed(view: View) -> str:
+    """The seed of a hint's search when none is given: made of what the seat sees (never
+    of a hidden card), so the same position always gets the same search; a review of a
+    match seeds its search of each decision the same way."""
     moves = ";".join(f"{s}:{a}" for s, a in view.history)
     return f"rummykit/hint/{view.rules}/{view.seat}/{format_cards(view.hand)}/{moves}"
 
@@ -162,6 +165,11 @@ def reason_parts(view: View, action: Action, found: Search | None = None) -> lis
         else:
             parts.append(("more.search", params))
     return parts
+
+
+def verb(action: Action, view: View) -> Part:
+    """What the action does, as the first piece of a reason ("discard KS")."""
+    return _verb(action, view)
 
 
 def _verb(action: Action, view: View) -> Part:

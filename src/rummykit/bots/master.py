@@ -23,6 +23,13 @@ generator it plays identically on every run. Given both, it stops at whichever c
 first: the count on a fast machine, the time on a slow or busy one. Its ``stop`` event,
 where it has one, ends a search at once (between two imagined deals): a front end that
 is closing sets it rather than wait for the think time. It sees only its view.
+
+A review of a finished match (:mod:`rummykit.analysis`) asks the same search one thing
+more: ``keep``, actions (the one the player chose) measured in every imagined deal whatever
+the pruning, never chosen unless they are candidates chosen as always. They change no
+choice: the search draws its imagined deals and their randomness as it would without
+them, and an action that is not a candidate is never chosen. Every action's results are
+kept deal by deal (:attr:`Search.sampled`): its points and whether the seat won the deal.
 """
 
 from __future__ import annotations
@@ -42,7 +49,7 @@ from rummykit.engine.deal import Deal
 from rummykit.engine.scoring import worth
 from rummykit.engine.views import View
 
-__all__ = ["MasterBot", "Search"]
+__all__ = ["MasterBot", "Sampled", "Search", "paired"]
 
 MIN_PAIRED = 16
 """The fewest imagined deals on which a candidate must be measured before it may replace
@@ -67,6 +74,22 @@ search plays for deals won as well as for points. With :data:`MARGIN`, measured 
 in ``ramino`` (docs/strength.md)."""
 
 
+@dataclass(frozen=True, slots=True)
+class Sampled:
+    """One action's results in the imagined deals it was played in (the search's first
+    ``len(values)``, in order: see :attr:`Search.drawn`)."""
+
+    action: Action
+    values: tuple[float, ...]
+    """What each deal was worth to the seat as the search weighs it: ``points``, and the
+    search's ``win`` more for going out (less for another's)."""
+    points: tuple[float, ...]
+    """The seat's points of each deal less the mean of the others' (higher is better,
+    also where points are penalties)."""
+    wins: tuple[float, ...]
+    """1.0 where the seat won the deal (went out), else 0.0."""
+
+
 @dataclass(slots=True)
 class Search:
     """What one decision's search found (for hints, tests and measurement)."""
@@ -81,6 +104,12 @@ class Search:
     """Each candidate's mean gain over the baseline, deal by deal."""
     win: float = 0.0
     """The points going out was worth on top of the deal's points (in ``gains`` too)."""
+    sampled: tuple[Sampled, ...] = ()
+    """Each candidate's results deal by deal (in the order of ``candidates``), then those
+    of each ``keep`` action that is not a candidate."""
+    drawn: tuple[int, ...] = ()
+    """Which imagined deal each measurement was made in (a deal the resampling drew twice
+    is one piece of evidence, not two): the clusters of :func:`paired`."""
 
 
 class MasterBot:
@@ -126,26 +155,39 @@ class MasterBot:
             return legal[0]
         return self.search(view, rng).choice
 
-    def search(self, view: View, rng: random.Random) -> Search:
-        """Search this decision and return what was found."""
+    def search(self, view: View, rng: random.Random, *,
+               keep: Sequence[Action] = ()) -> Search:
+        """Search this decision and return what was found. ``keep``: legal actions to
+        measure in every imagined deal (see the module's description); they change
+        neither the imagined deals nor the choice."""
         start = time.perf_counter()
+        legal = view.legal_actions
+        for action in keep:
+            if action not in legal:
+                raise ValueError(f"keep: {action} is not a legal action here")
         baseline = self._expert.choose(view, rng)
         candidates = _candidates(view, baseline, self._expert, self.width)
-        if len(candidates) == 1:
+        extras = tuple(dict.fromkeys(a for a in keep if a not in candidates))
+        actions = candidates + extras
+        if len(candidates) == 1 and not extras:
             self.last = Search(baseline, baseline, candidates, (0.0,), 0,
-                               time.perf_counter() - start, (0.0,), self.win)
+                               time.perf_counter() - start, (0.0,), self.win,
+                               (Sampled(baseline, (), (), ()),))
             return self.last
         # The clock is read only when there is a time budget (a count alone must not
         # depend on it).
         deadline = None if self.think is None else start + self.think
         budget = self.rollouts
         base = candidates.index(baseline)
-        values: list[list[float]] = [[] for _ in candidates]
+        kept = {actions.index(a) for a in keep}
+        results: list[list[tuple[float, float, float]]] = [[] for _ in actions]
         # Which imagined deal each value was played in: a deal drawn twice by the
         # resampling is one piece of evidence, not two (the standard errors say so).
         drawn: list[int] = []
         # The candidates still searched: one clearly worse than the baseline is dropped,
-        # and its share of the budget goes to the others.
+        # and its share of the budget goes to the others. (Kept actions are measured
+        # whatever; they never decide when the search stops, but for one that the
+        # pruning alone would end.)
         live = list(range(len(candidates)))
         worlds = 0
         batches = 0
@@ -159,13 +201,14 @@ class MasterBot:
                 if self._stopped():
                     break
                 seed = rng.getrandbits(64)
-                played = [_rollout(world, candidates[i], view.seat, seed, deadline, self.win)
-                          for i in live]
-                done = [value for value in played if value is not None]
-                if len(done) < len(live):
+                measured = sorted(set(live) | kept)
+                played = [_rollout_result(world, actions[i], view.seat, seed, deadline,
+                                          self.win) for i in measured]
+                done = [result for result in played if result is not None]
+                if len(done) < len(measured):
                     break  # time ran out inside this imagined deal: it does not count
-                for i, value in zip(live, done, strict=True):
-                    values[i].append(value)
+                for i, result in zip(measured, done, strict=True):
+                    results[i].append(result)
                 drawn.append(batches * 100_000 + first.setdefault(id(world), len(first)))
                 worlds += 1
                 if _spent(worlds, budget, deadline) or self._stopped():
@@ -173,11 +216,12 @@ class MasterBot:
             if _spent(worlds, budget, deadline) or self._stopped():
                 break
             live = [i for i in live if i == base or not _clearly_worse(
-                values[i], values[base], drawn, PRUNE)]
-            if live == [base]:
+                [r[0] for r in results[i]], [r[0] for r in results[base]], drawn, PRUNE)]
+            if live == [base] and not kept - {base}:
                 break
             batch = min(32, batch * 2)
-        means = tuple(sum(v) / len(v) if v else float("-inf") for v in values)
+        values = [[r[0] for r in rows] for rows in results]
+        means = tuple(sum(v) / len(v) if v else float("-inf") for v in values[:len(candidates)])
         gains = []
         choice = baseline
         best_score = 0.0
@@ -189,9 +233,55 @@ class MasterBot:
             score = gain - self.margin * se
             if score > best_score:
                 best_score, choice = score, action
+        sampled = tuple(Sampled(action, tuple(values[i]), tuple(r[1] for r in results[i]),
+                                tuple(r[2] for r in results[i]))
+                        for i, action in enumerate(actions))
         self.last = Search(choice, baseline, candidates, means, worlds,
-                           time.perf_counter() - start, tuple(gains), self.win)
+                           time.perf_counter() - start, tuple(gains), self.win, sampled,
+                           tuple(drawn))
         return self.last
+
+    def measure(self, view: View, rng: random.Random, actions: Sequence[Action]) -> Search:
+        """``actions`` (legal, two or more) measured alone, each in every imagined deal of
+        the search's kind (the same inference, rollouts and budget; no baseline, no
+        pruning): a second opinion on what a search found. Its ``choice`` and
+        ``baseline`` are the first action, its ``gains`` each one's over the first."""
+        start = time.perf_counter()
+        actions = tuple(dict.fromkeys(actions))
+        if len(actions) < 2 or any(a not in view.legal_actions for a in actions):
+            raise ValueError("measure: two or more legal actions")
+        deadline = None if self.think is None else start + self.think
+        results: list[list[tuple[float, float, float]]] = [[] for _ in actions]
+        drawn: list[int] = []
+        worlds = 0
+        batches = 0
+        batch = 8
+        while not (_spent(worlds, self.rollouts, deadline) or self._stopped()):
+            batches += 1
+            first: dict[int, int] = {}
+            for world in sample_worlds(view, rng, batch, weighted=self.inference,
+                                       deadline=deadline):
+                seed = rng.getrandbits(64)
+                played = [_rollout_result(world, a, view.seat, seed, deadline, self.win)
+                          for a in actions]
+                done = [result for result in played if result is not None]
+                if len(done) < len(actions):
+                    break
+                for rows, result in zip(results, done, strict=True):
+                    rows.append(result)
+                drawn.append(batches * 100_000 + first.setdefault(id(world), len(first)))
+                worlds += 1
+                if _spent(worlds, self.rollouts, deadline) or self._stopped():
+                    break
+            batch = min(32, batch * 2)
+        values = [[r[0] for r in rows] for rows in results]
+        means = tuple(sum(v) / len(v) if v else float("-inf") for v in values)
+        gains = tuple(_paired(v, values[0], drawn)[0] for v in values)
+        sampled = tuple(Sampled(a, tuple(values[i]), tuple(r[1] for r in results[i]),
+                                tuple(r[2] for r in results[i]))
+                        for i, a in enumerate(actions))
+        return Search(actions[0], actions[0], actions, means, worlds,
+                      time.perf_counter() - start, gains, self.win, sampled, tuple(drawn))
 
     def _stopped(self) -> bool:
         return self.stop is not None and self.stop.is_set()
@@ -201,6 +291,14 @@ def _spent(worlds: int, budget: int | None, deadline: float | None) -> bool:
     """Whether the search is done: its count of imagined deals played, or its time up."""
     return ((budget is not None and worlds >= budget)
             or (deadline is not None and time.perf_counter() >= deadline))
+
+
+def paired(values: Sequence[float], base: Sequence[float],
+           drawn: Sequence[int]) -> tuple[float, float]:
+    """The mean gain of ``values`` over ``base`` on the imagined deals both were measured
+    in, and its standard error (see :attr:`Search.drawn`): what the search weighs a
+    candidate by, and a review a loss."""
+    return _paired(values, base, drawn)
 
 
 def _paired(values: Sequence[float], base: Sequence[float],
@@ -254,11 +352,25 @@ def _rollout(world: Deal, action: Action, seat: int, seed: int,
              deadline: float | None = None, win: float = 0.0) -> float | None:
     """``action``'s value to ``seat`` in one imagined deal played out from ``seed``; None
     where the play was still going on at ``deadline``."""
+    result = _rollout_result(world, action, seat, seed, deadline, win)
+    return None if result is None else result[0]
+
+
+def _rollout_result(world: Deal, action: Action, seat: int, seed: int,
+                    deadline: float | None = None,
+                    win: float = 0.0) -> tuple[float, float, float] | None:
+    """``action`` played in one imagined deal and the deal played out from ``seed``: its
+    value to ``seat`` (:func:`_utility`), its points (the same without ``win``) and 1.0
+    where ``seat`` won it; None where the play was still going on at ``deadline``."""
     deal = world.copy()
     deal.push(action)
     if play_out(deal, random.Random(seed), deadline=deadline) is None:
         return None
-    return _utility(deal, seat, win)
+    points = _utility(deal, seat)
+    value = _utility(deal, seat, win) if win else points
+    result = deal.result
+    won = 1.0 if result is not None and result.winner == seat else 0.0
+    return value, points, won
 
 
 def _utility(deal: Deal, seat: int, win: float = 0.0) -> float:

@@ -9,6 +9,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any, ClassVar
 
+from rich.console import Group, RenderableType
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
@@ -16,12 +17,15 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, RichLog, Static
 
+from rummykit.analysis import DEFAULT_BUDGET, Budget, Review, ReviewError, Stopped, review
 from rummykit.bots.hints import hint
 from rummykit.cards import Card
 from rummykit.engine.actions import Action
 from rummykit.engine.views import View
 from rummykit.errors import IllegalActionError, NotationError, RulesError
+from rummykit.record import from_match
 from rummykit.session import (
+    PERSON,
     LocalGame,
     deal_summary,
     describe,
@@ -31,6 +35,7 @@ from rummykit.session import (
     match_summary,
     melded_points,
     pretty,
+    review_tables,
     start_game,
     store_match,
 )
@@ -69,9 +74,10 @@ def cards_text(cards: tuple[Card, ...] | list[Card], sep: str = " ") -> Text:
     return out
 
 
-class Message(ModalScreen[None]):
-    """A page over the table (legal actions, the score sheet, a deal's summary): any key
-    in ``close_keys`` closes it."""
+class Message(ModalScreen[str | None]):
+    """A page over the table (legal actions, the score sheet, a deal's summary, the
+    review): escape, enter, space, q, ? or t closes it; where it offers the review
+    (``offers_review``, the match's last summary), r closes it and asks for the review."""
 
     DEFAULT_CSS = """
     Message { align: center middle; }
@@ -80,12 +86,14 @@ class Message(ModalScreen[None]):
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,enter,space,q,question_mark,t", "close", "Close"),
+        Binding("r", "review", "Review", show=False),
     ]
 
-    def __init__(self, body: Text, *, kind: str) -> None:
+    def __init__(self, body: RenderableType, *, kind: str, offers_review: bool = False) -> None:
         super().__init__()
         self.body = body
         self.kind = kind
+        self.offers_review = offers_review
 
     def compose(self) -> ComposeResult:
         with VerticalScroll():
@@ -93,6 +101,10 @@ class Message(ModalScreen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+    def action_review(self) -> None:
+        if self.offers_review:
+            self.dismiss("review")
 
 
 class Confirm(ModalScreen[bool]):
@@ -162,14 +174,22 @@ class RummyApp(App[int]):
         Binding("h", "hint", "Hint"),
         Binding("u", "undo", "Undo"),
         Binding("t", "sheet", "Scores"),
+        Binding("r", "review", "Review", show=False),
         Binding("question_mark", "legal", "Legal"),
         Binding("colon", "notation", "Type"),
     ]
 
     def __init__(self, game: LocalGame, *, bot_delay: float = 0.5, think: float = 0.5,
-                 stats_url: str | None = None) -> None:
+                 stats_url: str | None = None, review_budget: Budget | str | int = DEFAULT_BUDGET,
+                 review_jobs: int | None = None) -> None:
         super().__init__()
         self.game = game
+        self.review_budget = review_budget
+        """The search's budget per decision when the match is reviewed (``r``)."""
+        self.review_jobs = review_jobs
+        self.reviewing = False
+        self.reviewed: Review | None = None
+        """The review of the finished match, once made (``r`` shows it again)."""
         self.bot_delay = bot_delay
         self.think = think
         self.stats_url = stats_url
@@ -267,7 +287,7 @@ class RummyApp(App[int]):
     def status_text(self, v: View) -> Text:
         text = Text(f"Deal {v.deal_number} · {v.rules.preset_name} · ", style="bold")
         if v.match_over:
-            text.append("the match is over (q to leave)")
+            text.append("the match is over (r reviews it, q leaves)")
         elif v.my_turn:
             text.append("Your turn: ", style="bold green")
             if v.phase == "draw":
@@ -406,8 +426,7 @@ class RummyApp(App[int]):
             self.seen_actions = 0
             self.fresh = None
             self.order = []
-            self.push_screen(Message(self.summary_text(index), kind="summary"),
-                             callback=lambda _: self.after_summary())
+            self.show_summary(index)
             self.hints = 0  # (the count is of one deal's hints)
             return
         if match.is_over:
@@ -416,10 +435,20 @@ class RummyApp(App[int]):
             self.busy = True
             self.set_timer(max(self.bot_delay, 0.001), self.start_bot_turn)
 
-    def after_summary(self) -> None:
+    def show_summary(self, index: int) -> None:
+        """The summary of the finished deal ``index``; after the match's last, r asks
+        for its review."""
+        over = self.game.match.is_over
+        self.push_screen(Message(self.summary_text(index), kind="summary",
+                                 offers_review=over),
+                         callback=lambda answer: self.after_summary(answer == "review"))
+
+    def after_summary(self, review_asked: bool = False) -> None:
         self.refresh_table()
         if self.game.match.is_over:
             self.finish()
+            if review_asked:
+                self.action_review()
             return
         self.after_change()
 
@@ -454,6 +483,9 @@ class RummyApp(App[int]):
             text.append(f"\nYou asked for {plural(self.hints, 'hint')} this deal.")
         if match.is_over:
             text.append("\n\n" + "\n".join(match_summary(match)), style="bold")
+            text.append("\n\nReview this match? Press r: the master looks at each of your "
+                        "decisions, from what you could see then, and shows where the points "
+                        "went and what was better.", style="bold green")
         text.append("\n\nPress enter to go on.", style="dim")
         return text
 
@@ -467,7 +499,61 @@ class RummyApp(App[int]):
                 self.log_line(self.game.keep())
             else:
                 self.log_line(told)
-        self.log_line(Text("The match is over. q leaves.", style="bold"))
+        self.log_line(Text("The match is over. r reviews it, q leaves.", style="bold"))
+
+    # -- the review -----------------------------------------------------------------------
+
+    def action_review(self) -> None:
+        """``r``: review the person's decisions of the finished match (in a worker: the
+        keys are read meanwhile, and leaving stops it), then show it."""
+        if not self.game.match.is_over:
+            self.notify("The review is for a finished match.")
+            return
+        if self.reviewed is not None:
+            self.show_review(self.reviewed)
+            return
+        if self.reviewing:
+            self.notify("The review is being made.")
+            return
+        self.reviewing = True
+        self.run_worker(self.make_review(), group="review", exit_on_error=True)
+
+    async def make_review(self) -> None:
+        status = self.query_one("#status", Static)
+        status.update(Text("Reviewing your decisions…", style="italic"))
+        await asyncio.sleep(0.05)
+
+        def progress(done: int, total: int) -> None:
+            if not self.game.stop.is_set():
+                self.call_from_thread(
+                    status.update, Text(f"Reviewing your decisions: {done} of {total}…",
+                                        style="italic"))
+
+        try:
+            found = await asyncio.to_thread(
+                review, from_match(self.game.match), seats=[PERSON],
+                budget=self.review_budget, jobs=self.review_jobs, progress=progress,
+                stop=self.game.stop)
+        except Stopped:
+            return  # the person is leaving
+        except ReviewError as err:
+            self.notify(str(err), title="No review", severity="error")
+            return
+        finally:
+            self.reviewing = False
+            if not self.game.stop.is_set():
+                status.update(self.status_text(self.view_now()))
+        self.reviewed = found
+        self.show_review(found)
+
+    def show_review(self, found: Review) -> None:
+        me = found.seat(PERSON)
+        head = Text(f"Your review: accuracy {me.accuracy:.0f}, "
+                    f"{me.points_lost_per_decision:.2f} points lost a decision\n",
+                    style="bold")
+        self.push_screen(Message(Group(head, *review_tables(found),
+                                       Text("Press enter to close (r shows it again).",
+                                            style="dim")), kind="review"))
 
     # -- the person's actions -------------------------------------------------------------
 
