@@ -15,6 +15,7 @@ from pathlib import Path
 from rummykit import record as records
 
 from ..analysis._support import played
+from .test_cli_commands import refused
 
 RUMMYKIT = Path(sys.executable).with_name("rummykit")
 
@@ -23,16 +24,6 @@ def rummykit(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
     return subprocess.run([str(RUMMYKIT), *args], capture_output=True, text=True, timeout=300,
                           cwd=cwd, check=False, env=env)
-
-
-def refused(proc: subprocess.CompletedProcess[str], words: str) -> None:
-    """Exit 2, one line on stderr that says ``words``, nothing printed."""
-    assert proc.returncode == 2, (proc.stdout, proc.stderr)
-    assert "Traceback" not in proc.stderr
-    lines = proc.stderr.strip().splitlines()
-    assert len(lines) == 1, lines
-    assert words in lines[0]
-    assert proc.stdout == ""
 
 
 def _record(tmp_path: Path, name: str = "game.json", seed: int = 8) -> Path:
