@@ -23,10 +23,8 @@ Decisions are reviewed in parallel, one per task, in ``jobs`` worker processes, 
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import random
-import signal
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -56,6 +54,7 @@ from rummykit.engine.match import Match
 from rummykit.engine.scoring import DealResult
 from rummykit.engine.views import View, view
 from rummykit.errors import RecordError, shown
+from rummykit.parallel import in_workers
 
 __all__ = ["DEFAULT_BUDGET", "REVIEW_REASONS", "Position", "Stopped", "assemble",
            "decision_reason", "judge", "positions", "review"]
@@ -300,11 +299,6 @@ def assemble(record: records.Record, decisions: Sequence[Decision], budget: Budg
         decisions=tuple(decisions), seconds=seconds)
 
 
-def _ignore_interrupts() -> None:
-    """A worker leaves Ctrl-C to the process that started it (which ends the pool)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def _judge_task(task: tuple[int, Position, Budget]) -> tuple[int, Decision]:
     index, position, budget = task
     return index, judge(position, budget)
@@ -313,28 +307,17 @@ def _judge_task(task: tuple[int, Position, Budget]) -> tuple[int, Decision]:
 def _in_pool(found: Sequence[Position], budget: Budget, jobs: int,
              decisions: list[Decision | None], progress: Progress | None,
              stop: threading.Event | None) -> None:
-    """Judge every position in ``jobs`` worker processes. They are forked where this
-    process runs one thread (a script needs no ``if __name__ == "__main__"`` guard), else
-    spawned afresh (forking a process that runs other threads is not safe: the terminal
-    app reviews in a thread); either way a worker is handed the positions only."""
-    method = ("fork" if threading.active_count() == 1
-              and "fork" in multiprocessing.get_all_start_methods() else "spawn")
-    context = multiprocessing.get_context(method)
-    pool = context.Pool(jobs, initializer=_ignore_interrupts)
-    finished = False
+    """Judge every position in ``jobs`` worker processes (:mod:`rummykit.parallel`:
+    forked where this process runs one thread, else spawned); a worker is handed the
+    positions only. Ctrl-C or ``stop`` ends the workers at once."""
+    tasks = ((i, p, budget) for i, p in enumerate(found))
+    results = in_workers(_judge_task, tasks, jobs)
     try:
-        tasks = [(i, p, budget) for i, p in enumerate(found)]
-        results = pool.imap_unordered(_judge_task, tasks, chunksize=1)
         for done, (index, decision) in enumerate(results, 1):
             decisions[index] = decision
             if progress is not None:
                 progress(done, len(found))
             if stop is not None and stop.is_set():
                 raise Stopped("the review was stopped")
-        finished = True
     finally:
-        if finished:
-            pool.close()
-        else:
-            pool.terminate()
-        pool.join()
+        results.close()

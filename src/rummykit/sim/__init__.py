@@ -9,18 +9,17 @@ of processes or a Ray cluster, with the same results on each.
 
 from __future__ import annotations
 
-import collections
 import contextlib
 import itertools
 import multiprocessing
 import signal
 import time
 from collections.abc import Callable, Generator, Iterator, Sequence
-from multiprocessing.pool import AsyncResult
 from typing import Any
 
 from rummykit.bots import parse_bot
 from rummykit.errors import OptionError
+from rummykit.parallel import in_workers
 from rummykit.rules import Rules
 from rummykit.sim.report import BotResult, Estimate, Report, Tally
 from rummykit.sim.runner import Config, Job, Outcome, play_job
@@ -44,9 +43,9 @@ Progress = Callable[[int, int], None]
 CHUNK = 16
 """Jobs sent to a worker at a time."""
 
-AHEAD = 4
-"""Chunks in flight per worker: enough to keep every worker busy, few enough that a long
-run holds almost nothing in memory and Ctrl-C has almost nothing to cancel."""
+AHEAD = 2
+"""Chunks given to a worker at a time: enough to keep every worker busy, few enough that
+a long run holds almost nothing in memory."""
 
 
 class Interrupted(KeyboardInterrupt):
@@ -119,32 +118,17 @@ def _batches(config: Config, workers: int, backend: str, address: str | None
     yield from _pool_batches(config, workers)
 
 
-def _ignore_sigint() -> None:
-    """In a worker: Ctrl-C is the parent's to handle (it stops the workers)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+def _play_chunk_task(task: tuple[Config, list[Job]]) -> list[Outcome]:
+    return _play_chunk(*task)
 
 
 def _pool_batches(config: Config, workers: int) -> Iterator[list[Outcome]]:
-    pool = multiprocessing.Pool(workers, initializer=_ignore_sigint)
-    finished = False
-    try:
-        chunks = _chunks(config.jobs(), CHUNK)
-        pending: collections.deque[AsyncResult[list[Outcome]]] = collections.deque()
-        for chunk in itertools.islice(chunks, workers * AHEAD):
-            pending.append(pool.apply_async(_play_chunk, (config, chunk)))
-        while pending:
-            batch = pending.popleft().get()
-            following = next(chunks, None)
-            if following is not None:
-                pending.append(pool.apply_async(_play_chunk, (config, following)))
-            yield batch
-        finished = True
-    finally:
-        if finished:
-            pool.close()
-        else:  # stopped early (Ctrl-C, an error, the caller gave up): drop the rest now
-            pool.terminate()
-        pool.join()
+    """The chunks played in worker processes, in their order; stopping early (Ctrl-C,
+    an error, the caller gave up) ends the workers at once (:mod:`rummykit.parallel`)."""
+    tasks = ((config, chunk) for chunk in _chunks(config.jobs(), CHUNK))
+    yield from in_workers(_play_chunk_task, tasks, workers, ordered=True, ahead=AHEAD,
+                          method="fork" if "fork" in multiprocessing.get_all_start_methods()
+                          else "spawn")
 
 
 def _ray_batches(
