@@ -160,6 +160,14 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--access-log", action="store_true",
                        help="write a line on stderr for each request: the time, the method, "
                        "the path (never its query string) and the status")
+    serve.add_argument("--review-budget", type=_budget, default=Budget(), metavar="BUDGET",
+                       help="the search's budget per decision of a game review: imagined "
+                       "deals (96), seconds (0.5s) or both (96,2s)")
+    serve.add_argument("--reviews", type=_in_range(int, 1, 64, "a number of reviews"),
+                       default=1, metavar="N",
+                       help="game reviews run at once (the others wait in a queue)")
+    serve.add_argument("--review-jobs", type=_in_range(int, 1, 64, "a number of processes"),
+                       default=2, metavar="N", help="worker processes of each game review")
     serve.add_argument("--workers", type=int, default=1, metavar="N",
                        help="server processes; more than one needs a PostgreSQL database "
                        "(--db postgresql+psycopg://...)")
@@ -345,7 +353,9 @@ def _serve(args: argparse.Namespace) -> int:
     options = {"database_url": args.db, "bot_delay": args.bot_delay,
                "allow_seed": args.allow_seed, "think": args.think,
                "api_docs": args.api_docs, "tables_per_client": args.tables_per_client,
-               "timer_unit": args.timer_unit, "allowed_hosts": hosts}
+               "timer_unit": args.timer_unit, "allowed_hosts": hosts,
+               "review_budget": str(args.review_budget), "reviews_at_once": args.reviews,
+               "review_jobs": args.review_jobs}
     if args.workers > 1:
         from rummykit.db import connect
 

@@ -80,7 +80,8 @@ class Server:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "rummykit.cli", "serve", "--host", "127.0.0.1",
                  "--port", str(self.port), "--db", self.db_url, "--bot-delay", BOT_DELAY,
-                 "--allow-seed", "--tables-per-client", "1000", "--timer-unit", "0.05"],
+                 "--allow-seed", "--tables-per-client", "1000", "--timer-unit", "0.05",
+                 "--review-budget", "4", "--review-jobs", "1"],
                 stdout=log, stderr=subprocess.STDOUT, cwd=self.workdir,
                 env={**os.environ, "PYTHONUNBUFFERED": "1"},
             )

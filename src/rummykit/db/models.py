@@ -23,7 +23,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 from rummykit.limits import BOT_LEVEL_LENGTH, RULES_LENGTH
 
-__all__ = ["ActionRow", "Base", "GameRow", "SeatRow", "TableRow", "TableSeatRow"]
+__all__ = ["ActionRow", "Base", "GameRow", "ReviewRow", "SeatRow", "TableRow", "TableSeatRow"]
 
 
 class Base(DeclarativeBase):
@@ -158,3 +158,20 @@ class ActionRow(Base):
     table: Mapped[TableRow] = relationship(back_populates="actions")
 
     __table_args__ = (UniqueConstraint("table_id", "seq"),)
+
+
+class ReviewRow(Base):
+    """A finished game review (:mod:`rummykit.analysis`), kept so that opening it again
+    is instant. Its id is worked out from the record and the search's budget: the same
+    record reviewed with the same budget is the same review, whoever asks."""
+
+    __tablename__ = "reviews"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    rules: Mapped[str] = mapped_column(String(RULES_LENGTH))
+    budget: Mapped[str] = mapped_column(String(40))
+    table_id: Mapped[str | None] = mapped_column(String(40), nullable=True, index=True)
+    """The table whose match it reviews (None: an uploaded record)."""
+    result: Mapped[str] = mapped_column(Text)
+    """The review's JSON (:meth:`rummykit.analysis.Review.to_json`)."""

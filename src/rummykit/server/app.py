@@ -32,6 +32,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
+from rummykit.analysis import DEFAULT_BUDGET
 from rummykit.db import connect
 from rummykit.server.bus import HEARTBEAT, bus_for
 from rummykit.server.hub import SUMMARY_WAIT, Hub, HubError
@@ -45,7 +46,18 @@ from rummykit.server.middleware import (
 )
 from rummykit.server.pool import IDLE_LIMIT
 from rummykit.server.replays import FrameCache, frames, frames_json
-from rummykit.server.routes import live, pages, replay, seats, stats, tables, transfer
+from rummykit.server.reviews import AT_ONCE as REVIEWS_AT_ONCE
+from rummykit.server.reviews import Reviews
+from rummykit.server.routes import (
+    live,
+    pages,
+    replay,
+    reviews,
+    seats,
+    stats,
+    tables,
+    transfer,
+)
 from rummykit.server.routes.deps import Server, no_secret_in_address
 from rummykit.server.routes.pages import STATIC
 
@@ -101,6 +113,8 @@ def create_app(
     requests_per_client: tuple[float, float] = (REQUEST_RATE, REQUEST_BURST),
     shared: bool = False, heartbeat: float = HEARTBEAT, in_flight: int = IN_FLIGHT,
     idle_limit: float = IDLE_LIMIT, allowed_hosts: Sequence[str] | None = None,
+    review_budget: str = str(DEFAULT_BUDGET), reviews_at_once: int = REVIEWS_AT_ONCE,
+    review_jobs: int = 2,
 ) -> FastAPI:
     """The app on the database at ``database_url`` (DATABASE_URL, or by default the
     SQLite file in the user's data directory).
@@ -119,7 +133,10 @@ def create_app(
     once; ``idle_limit`` the seconds a table's bots play on once no person is connected
     to it; ``allowed_hosts`` the host names the app answers to (the Host header; None
     or ``["*"]``: any), so that a page of another site that renames itself to this
-    server's address ("DNS rebinding") reaches nothing."""
+    server's address ("DNS rebinding") reaches nothing; ``review_budget`` the search's
+    budget per decision of a game review (:class:`rummykit.analysis.Budget`),
+    ``reviews_at_once`` the reviews run together (the others wait in a queue) and
+    ``review_jobs`` the worker processes of each."""
     engine = connect(database_url)
     try:
         bus = bus_for(engine, shared=shared)
@@ -133,7 +150,10 @@ def create_app(
     server = Server(hub=hub, engine=engine, replays=FrameCache(FRAMES_KEPT),
                     replayer=ThreadPoolExecutor(max_workers=REPLAYS_AT_ONCE,
                                                 thread_name_prefix="rummykit-replay"),
-                    allow_seed=allow_seed, tables_per_client=tables_per_client)
+                    reviews=Reviews(engine, budget=review_budget, at_once=reviews_at_once,
+                                    jobs=review_jobs),
+                    allow_seed=allow_seed, tables_per_client=tables_per_client,
+                    max_record=MAX_RECORD)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -142,6 +162,7 @@ def create_app(
             hub.resume(table)
         hub.start()
         yield
+        await server.reviews.shutdown()
         await hub.shutdown()
         server.replayer.shutdown(wait=True, cancel_futures=True)
         engine.dispose()
@@ -155,8 +176,7 @@ def create_app(
     app.state.hub = hub
     app.state.server = server
 
-    app.add_middleware(BodyLimit, limit_for=lambda path: MAX_RECORD if path == "/api/replay"
-                       else MAX_BODY)
+    app.add_middleware(BodyLimit, limit_for=body_limit)
     if allowed_hosts is not None and "*" not in allowed_hosts:
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))
     # Every HTTP route: a client that asks faster than a person could is told to wait.
@@ -172,9 +192,19 @@ def create_app(
     app.exception_handler(HubError)(hub_error)
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    for routes in (pages, tables, seats, transfer, replay, stats, live):
+    for routes in (pages, tables, seats, transfer, replay, reviews, stats, live):
         app.include_router(routes.router)
     return app
+
+
+def body_limit(path: str) -> int:
+    """The largest body of a request to ``path``: a record's upload may be a large one
+    (for a review, inside a JSON string: its quotes escaped, so up to twice as long)."""
+    if path == "/api/replay":
+        return MAX_RECORD
+    if path == "/api/reviews":
+        return 2 * MAX_RECORD
+    return MAX_BODY
 
 
 async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -45,6 +45,12 @@ WebRefusal = Literal[
     "record-large",
     "record-invalid",
     "record-steps",
+    # reviews
+    "review-what",
+    "review-long",
+    "review-busy",
+    "review-queue-full",
+    "no-review",
     "qr-text",
     # seats, links and keys
     "seat-link",
@@ -122,6 +128,11 @@ WEB_REFUSALS: dict[WebRefusal, str] = {
     "record-invalid": "a record to replay is not a valid record",
     "record-steps": "a record to replay has more steps than the viewer shows "
                     "(params: steps, max)",
+    "review-what": "a review names a table or sends a record, not both",
+    "review-long": "a record to review has too many actions (params: steps, max)",
+    "review-busy": "this browser has a review waiting or running already (429)",
+    "review-queue-full": "too many reviews wait: try again in a few minutes (503)",
+    "no-review": "there is no review of that id (404)",
     "qr-text": "a QR code is made only of a link to a table of this app",
     "seat-link": "the link's token (or the browser's key) opens no seat at this table (403)",
     "seat-claimed": "another browser claimed this seat (403)",

@@ -105,6 +105,15 @@ class KeyIn(BaseModel):
     key: str = Field(pattern=KEY_PATTERN)
 
 
+class ReviewIn(BaseModel):
+    """``POST /api/reviews``: review a finished table's match (``table``) or an uploaded
+    record (``record``: the file's text), for the browser with ``key``."""
+
+    key: str = Field(pattern=KEY_PATTERN)
+    table: str | None = Field(default=None, max_length=40)
+    record: str | None = None
+
+
 class CodeIn(BaseModel):
     """``POST /api/transfer/redeem``: a transfer code (``ABCD-EFGH``)."""
 
@@ -277,6 +286,22 @@ class FramesOut(Model):
     error: str | None
     result: dict[str, Any] | None
     frames: list[Frame]
+
+
+class ReviewOut(Model):
+    """``POST /api/reviews`` and ``GET /api/reviews/{id}``: a review's state. ``position``
+    is its place in the queue while it waits (1: next); ``done`` of ``total`` decisions
+    are judged; once ``status`` is ``done``, ``review`` is the review (the shape of
+    ``rummykit analyze --json``); a ``failed`` one says why in ``error``."""
+
+    id: str
+    status: Literal["queued", "running", "done", "failed"]
+    done: int
+    total: int
+    position: int
+    budget: str
+    error: str | None
+    review: dict[str, Any] | None
 
 
 # -- the live connection: what a seat sends -----------------------------------------------

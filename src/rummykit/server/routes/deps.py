@@ -19,6 +19,7 @@ from rummykit.limits import PLAYERS, TOKEN_LENGTH
 from rummykit.server.hub import Hub, HubError, Table
 from rummykit.server.middleware import Bucket
 from rummykit.server.replays import FrameCache
+from rummykit.server.reviews import Reviews
 from rummykit.server.schemas import KEY_PATTERN, TokenIn
 
 __all__ = ["KEY_HEADER", "SECRET_IN_URL", "TOKEN_HEADER", "Client", "HubOf", "Server",
@@ -39,8 +40,12 @@ class Server:
     """Finished tables' replays, ready to send again."""
     replayer: ThreadPoolExecutor
     """The threads that work out replays (a few at once)."""
+    reviews: Reviews
+    """The game reviews: their queue, and the finished ones."""
     allow_seed: bool
     tables_per_client: int
+    max_record: int
+    """The largest record a person may upload, in bytes."""
     openings: dict[str, Bucket] = field(default_factory=dict)
     """Each client's allowance of new tables."""
     mastering: dict[str, Bucket] = field(default_factory=dict)

@@ -3,6 +3,7 @@
 // each step in words (words.js).
 import { cardEl, meldEl, meldGroups, seatEl, fitRow } from "./components.js";
 import { phrase } from "./words.js";
+import { annotate, reviewFor, startReview } from "./review.js";
 
 let data = null;
 let index = 0;
@@ -13,9 +14,12 @@ function showError(message) {
   box.classList.remove("hidden");
 }
 
-function load(answer) {
+// A replay to show; ``what`` is what the server may review of it ({ table } or
+// { record }: the record's text).
+function load(answer, what = null) {
   data = answer;
   index = 0;
+  reviewFor(answer.frames, answer.players, go, () => index, answer.error ? null : what);
   if (answer.error) showError(t("replay.illegal", { error: answer.error }));
   else document.getElementById("error").classList.add("hidden");
   const slider = document.getElementById("slider");
@@ -60,6 +64,7 @@ function render() {
   pile.replaceChildren();
   for (const c of frame.pile) pile.append(cardEl(c, { small: true }));
   for (const row of document.querySelectorAll("#hands .hand, #pile")) fitRow(row);
+  annotate(index);
 }
 
 // A step in words ("Ann took 7♥ from the pile."): the cards a pile draw took are the ones
@@ -92,15 +97,23 @@ document.getElementById("file").addEventListener("change", async (event) => {
   const file = event.target.files[0];
   if (!file) return;
   try {
-    load(await api("/api/replay", { method: "POST", headers: { "Content-Type": "application/json" }, body: await file.text() }));
+    const text = await file.text();
+    load(await api("/api/replay", { method: "POST", headers: { "Content-Type": "application/json" }, body: text }), { record: text });
   } catch (err) { showError(err.message); }
 });
+document.getElementById("review-start").addEventListener("click", startReview);
 
 // A finished table's replay, by the table's link alone (/replay?table=ID): whoever has it
 // may watch, in any browser. Why it cannot be shown is said in the page's language.
 const REPLAY_REFUSED = { 404: "replay.no_table", 409: "replay.not_over", 410: "replay.broken" };
-const tableParam = new URLSearchParams(window.location.search).get("table");
+// With ``review=1`` (the link at a match's end), its review starts at once.
+const params = new URLSearchParams(window.location.search);
+const tableParam = params.get("table");
 if (tableParam) {
   i18nReady.then(() => api(`/api/tables/${encodeURIComponent(tableParam)}/frames`)
-    .then(load).catch((err) => showError(t(REPLAY_REFUSED[err.status] || "replay.failed"))));
+    .then((answer) => {
+      load(answer, { table: tableParam });
+      if (params.get("review") === "1") startReview();
+    })
+    .catch((err) => showError(t(REPLAY_REFUSED[err.status] || "replay.failed"))));
 }

@@ -68,11 +68,13 @@ export function summaries() {
     // these links hold no secret.
     const record = `/api/tables/${tableId}/record`;
     const replay = `/replay?table=${tableId}`;
+    // The review is everyone's once the match is over, spectators' too.
+    const reviewLink = el("a", { href: `${replay}&review=1`, id: "review-link" }, t("link.review"));
     if (!watching) {  // the record and the rematch are the players'
       body.append(el("p", {}, el("a", { href: record, download: `rummykit-${tableId}.json`, id: "download" }, t("link.download")), " · ",
-        el("a", { href: replay, id: "watch" }, t("link.replay"))));
+        el("a", { href: replay, id: "watch" }, t("link.replay")), " · ", reviewLink));
       body.append(el("p", {}, el("button", { type: "button", id: "rematch", onclick: rematch }, t("btn.rematch"))));
-    }
+    } else body.append(el("p", {}, el("a", { href: replay, id: "watch" }, t("link.replay")), " · ", reviewLink));
     if (!dialog.open) dialog.showModal();
     return;
   }

@@ -1,0 +1,220 @@
+"""Game reviews on the server: a bounded pool, a queue, progress, and the finished ones kept.
+
+A review (:mod:`rummykit.analysis`) takes the master's search over every decision of a
+match: seconds to minutes of the processor. So the server runs at most ``at_once``
+reviews together (each in a thread of its own, its decisions judged in ``jobs`` worker
+processes) and queues the others, at most ``QUEUE_LIMIT``, each told its place in the
+queue. A person (a browser's key) has one review waiting or running at a time. A
+review's id is worked out from the record and the budget, so the same match reviewed
+again, by anyone, is the same review: once done it is stored in the database
+(``reviews``) and answered from there at once, after a restart too.
+
+A review is of a finished match: a table's (whoever has the table's link may see it, as
+its replay) or an uploaded record's (whoever has the record). With several server
+processes, each runs its own queue; a finished review is seen by all.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+import threading
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from sqlalchemy import select
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session
+
+from rummykit import record as records
+from rummykit.analysis import DEFAULT_BUDGET, Budget, ReviewError, review
+from rummykit.analysis.review import Stopped
+from rummykit.db.models import ReviewRow
+from rummykit.server.hub import HubError
+
+__all__ = ["AT_ONCE", "QUEUE_LIMIT", "REVIEW_STEPS", "Job", "Reviews", "review_id"]
+
+log = logging.getLogger("rummykit.server")
+
+AT_ONCE = 1
+"""Reviews the server runs together by default (each uses ``jobs`` processes)."""
+
+QUEUE_LIMIT = 50
+"""Reviews that may wait for their turn; more are refused until the queue shortens."""
+
+REVIEW_STEPS = 5000
+"""The most actions a reviewed record may have (a long rummy500 match has about 1,500)."""
+
+Status = Literal["queued", "running", "done", "failed"]
+
+
+def review_id(record: records.Record, budget: Budget) -> str:
+    """The review's id: the same record and budget give the same id (and review)."""
+    digest = hashlib.sha256(f"{budget}\n{records.dumps(record)}".encode())
+    return digest.hexdigest()[:32]
+
+
+@dataclass(eq=False)
+class Job:
+    """One review asked for: waiting, running, done or failed."""
+
+    id: str
+    record: records.Record
+    table_id: str | None
+    owner: str
+    """The SHA-256 of the browser key that asked (one review at a time each)."""
+    status: Status = "queued"
+    done: int = 0
+    total: int = 0
+    result: dict[str, Any] | None = None
+    error: str | None = None
+    finished: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+class Reviews:
+    """The server's reviews (``app.state.server.reviews``)."""
+
+    def __init__(self, engine: Engine, *, budget: Budget | str | int = DEFAULT_BUDGET,
+                 at_once: int = AT_ONCE, jobs: int = 2, queue_limit: int = QUEUE_LIMIT
+                 ) -> None:
+        self.engine = engine
+        self.budget = Budget.parse(budget)
+        self.at_once = at_once
+        self.jobs = jobs
+        self.queue_limit = queue_limit
+        self.known: dict[str, Job] = {}
+        """Reviews waiting or running, and those that ended in this process (a failed
+        one is kept so that its page can say why)."""
+        self.waiting: deque[Job] = deque()
+        self.running: set[Job] = set()
+        self.stop = threading.Event()
+        self.threads = ThreadPoolExecutor(max_workers=at_once,
+                                          thread_name_prefix="rummykit-review")
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    # asking
+
+    async def ask(self, record: records.Record, key: str, table_id: str | None = None
+                  ) -> dict[str, Any]:
+        """Start (or join) the review of ``record`` for the browser with ``key``: its
+        state (:meth:`state`). Refused: a record too long, a second review of this
+        person's while one waits or runs, a full queue."""
+        steps = sum(len(deal.actions) for deal in record.deals)
+        if steps > REVIEW_STEPS:
+            raise HubError(f"that record has {steps} actions; a review takes at most "
+                           f"{REVIEW_STEPS}", code="review-long",
+                           params={"steps": steps, "max": REVIEW_STEPS})
+        rid = review_id(record, self.budget)
+        job = self.known.get(rid)
+        if job is not None and job.status != "failed":
+            return self.state(job)
+        stored = await asyncio.to_thread(self._load, rid)
+        if stored is not None:
+            return stored
+        owner = hashlib.sha256(key.encode()).hexdigest()
+        if any(j.owner == owner for j in (*self.waiting, *self.running)):
+            raise HubError("you have a review waiting or running: one at a time", 429,
+                           code="review-busy")
+        if len(self.waiting) >= self.queue_limit:
+            raise HubError("too many reviews are waiting: try again in a few minutes", 503,
+                           code="review-queue-full")
+        job = Job(rid, record, table_id, owner)
+        self.known[rid] = job
+        self.waiting.append(job)
+        self._next()
+        return self.state(job)
+
+    async def get(self, rid: str) -> dict[str, Any]:
+        """The state of the review ``rid``: this process's, or the stored one."""
+        job = self.known.get(rid)
+        if job is not None:
+            return self.state(job)
+        stored = await asyncio.to_thread(self._load, rid)
+        if stored is None:
+            raise HubError("there is no such review", 404, code="no-review")
+        return stored
+
+    def state(self, job: Job) -> dict[str, Any]:
+        """What a page is told of a review: its status, progress, place in the queue
+        (1: next) and, once done, the review."""
+        position = 0
+        if job.status == "queued":
+            position = next(i for i, j in enumerate(self.waiting, 1) if j is job)
+        return {"id": job.id, "status": job.status, "done": job.done, "total": job.total,
+                "position": position, "budget": str(self.budget), "error": job.error,
+                "review": job.result}
+
+    # running
+
+    def _next(self) -> None:
+        while self.waiting and len(self.running) < self.at_once and not self.stop.is_set():
+            job = self.waiting.popleft()
+            self.running.add(job)
+            job.status = "running"
+            task = asyncio.get_running_loop().create_task(self._run(job))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _run(self, job: Job) -> None:
+        try:
+            def progress(done: int, total: int) -> None:
+                job.done, job.total = done, total
+
+            done = await asyncio.get_running_loop().run_in_executor(
+                self.threads, lambda: review(job.record, budget=self.budget, jobs=self.jobs,
+                                             progress=progress, stop=self.stop))
+            result = done.to_json()
+            await asyncio.to_thread(self._store, job, result)
+            job.result = result
+            job.status = "done"
+            log.info("review %s: %d decisions in %.1f s", job.id, len(done.decisions),
+                     done.seconds)
+        except Stopped:
+            job.status = "failed"
+            job.error = "the server stopped before the review was done"
+        except ReviewError as err:
+            job.status = "failed"
+            job.error = str(err)
+        except Exception:
+            log.exception("review %s failed", job.id)
+            job.status = "failed"
+            job.error = "the review failed on the server"
+        finally:
+            self.running.discard(job)
+            job.finished.set()
+            if job.status == "done":
+                self.known.pop(job.id, None)  # (the database has it now)
+            self._next()
+
+    async def shutdown(self) -> None:
+        """Stop every review (a waiting one is dropped; a running one ends at once)."""
+        self.stop.set()
+        self.waiting.clear()
+        for task in list(self._tasks):
+            await asyncio.wait([task], timeout=10)
+        self.threads.shutdown(wait=False, cancel_futures=True)
+
+    # storage
+
+    def _store(self, job: Job, result: dict[str, Any]) -> None:
+        with Session(self.engine) as session, session.begin():
+            if session.get(ReviewRow, job.id) is None:
+                session.add(ReviewRow(id=job.id, created_at=datetime.now(UTC),
+                                      rules=str(job.record.rules), budget=str(self.budget),
+                                      table_id=job.table_id,
+                                      result=json.dumps(result, separators=(",", ":"))))
+
+    def _load(self, rid: str) -> dict[str, Any] | None:
+        with Session(self.engine) as session:
+            row = session.execute(select(ReviewRow).where(ReviewRow.id == rid)).scalar()
+            if row is None:
+                return None
+            result = json.loads(row.result)
+            total = len(result.get("decisions", []))
+            return {"id": rid, "status": "done", "done": total, "total": total,
+                    "position": 0, "budget": row.budget, "error": None, "review": result}
