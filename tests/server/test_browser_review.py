@@ -90,6 +90,14 @@ def test_a_review_from_the_match_end(server: Server, pages: Any, shot: Any) -> N
     assert friend.locator("#review-marks .mark").count() == len(named)
     shot(friend, "review-phone")
     assert shadow.match.is_over
+    # The statistics page shows each person's accuracy over their reviewed matches.
+    page.goto(server.url + "/stats")
+    row = page.locator("#stats tbody tr", has_text="Ann").first
+    row.wait_for()
+    ann = [d["accuracy"] for d in review["decisions"] if d["seat"] == 0]
+    cell = row.locator("td").last.inner_text()
+    assert cell.endswith(" (1)")
+    assert float(cell.split()[0]) == pytest.approx(sum(ann) / len(ann), abs=0.051)
 
 
 def test_an_uploaded_record_is_reviewed_and_a_broken_one_is_not_offered(

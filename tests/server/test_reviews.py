@@ -93,6 +93,19 @@ def test_a_finished_tables_review_is_the_librarys_and_is_kept(db_url: str) -> No
         upload = client.post("/api/reviews", json={"key": KEY_C, "record": text}).json()
         assert upload["status"] == "done" and upload["id"] == first["id"]
     assert stored(db_url) == 1
+    # The statistics count the reviewed match once (asked for three times): each
+    # player's accuracy is the mean over their decisions.
+    with app_client(db_url) as client:
+        second = finished_table(client, 17)
+        other = client.post("/api/reviews", json={"key": KEY_A, "table": second}).json()
+        more = wait_done(client, other["id"])["review"]
+        lines = {line["player"]: line
+                 for line in client.get("/api/stats", params={"preset": RULES}).json()["stats"]}
+    for seat, name in enumerate(["Ann", "Bob"]):
+        mine = [d["accuracy"] for d in done["review"]["decisions"] + more["decisions"]
+                if d["seat"] == seat]
+        assert lines[name]["reviewed"] == 2 and lines[name]["matches"] == 2
+        assert lines[name]["accuracy"] == pytest.approx(sum(mine) / len(mine), abs=0.051)
     # After a restart the database answers.
     with app_client(db_url) as client:
         kept = client.get(f"/api/reviews/{first['id']}").json()

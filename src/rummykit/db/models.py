@@ -12,6 +12,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Integer,
     String,
@@ -23,7 +24,8 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 from rummykit.limits import BOT_LEVEL_LENGTH, RULES_LENGTH
 
-__all__ = ["ActionRow", "Base", "GameRow", "ReviewRow", "SeatRow", "TableRow", "TableSeatRow"]
+__all__ = ["ActionRow", "Base", "GameRow", "ReviewRow", "ReviewSeatRow", "SeatRow", "TableRow",
+           "TableSeatRow"]
 
 
 class Base(DeclarativeBase):
@@ -175,3 +177,24 @@ class ReviewRow(Base):
     """The table whose match it reviews (None: an uploaded record)."""
     result: Mapped[str] = mapped_column(Text)
     """The review's JSON (:meth:`rummykit.analysis.Review.to_json`)."""
+
+
+class ReviewSeatRow(Base):
+    """One seat of a reviewed table's match, as the statistics count it (the player as
+    in ``seats``: a person's name and key, a bot's level), for the accuracy column."""
+
+    __tablename__ = "review_seats"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    review_id: Mapped[str] = mapped_column(ForeignKey("reviews.id"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    player: Mapped[str] = mapped_column(String(80), index=True)
+    player_key: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    kind: Mapped[str] = mapped_column(String(10))
+    preset: Mapped[str] = mapped_column(String(40))
+    players: Mapped[int] = mapped_column(Integer)
+    decisions: Mapped[int] = mapped_column(Integer)
+    accuracy: Mapped[float] = mapped_column(Float)
+    points_lost: Mapped[float] = mapped_column(Float)
+
+    __table_args__ = (UniqueConstraint("review_id", "seat"),)

@@ -34,7 +34,7 @@ from sqlalchemy.orm import Session
 from rummykit import record as records
 from rummykit.analysis import DEFAULT_BUDGET, Budget, ReviewError, review
 from rummykit.analysis.review import Stopped
-from rummykit.db.models import ReviewRow
+from rummykit.db.models import GameRow, ReviewRow, ReviewSeatRow, SeatRow, TableRow
 from rummykit.server.hub import HubError
 
 __all__ = ["AT_ONCE", "QUEUE_LIMIT", "REVIEW_STEPS", "Job", "Reviews", "review_id"]
@@ -102,8 +102,9 @@ class Reviews:
     async def ask(self, record: records.Record, key: str, table_id: str | None = None
                   ) -> dict[str, Any]:
         """Start (or join) the review of ``record`` for the browser with ``key``: its
-        state (:meth:`state`). Refused: a record too long, a second review of this
-        person's while one waits or runs, a full queue."""
+        state (:meth:`state`). A table's review (``table_id``) counts in the statistics,
+        for the players its stored game counts. Refused: a record too long, a second
+        review of this person's while one waits or runs, a full queue."""
         steps = sum(len(deal.actions) for deal in record.deals)
         if steps > REVIEW_STEPS:
             raise HubError(f"that record has {steps} actions; a review takes at most "
@@ -112,9 +113,13 @@ class Reviews:
         rid = review_id(record, self.budget)
         job = self.known.get(rid)
         if job is not None and job.status != "failed":
+            if table_id is not None:
+                job.table_id = table_id
             return self.state(job)
         stored = await asyncio.to_thread(self._load, rid)
         if stored is not None:
+            if table_id is not None:  # (it may have been asked for as an upload first)
+                await asyncio.to_thread(self._count, rid, table_id, stored["review"])
             return stored
         owner = hashlib.sha256(key.encode()).hexdigest()
         if any(j.owner == owner for j in (*self.waiting, *self.running)):
@@ -208,6 +213,34 @@ class Reviews:
                                       rules=str(job.record.rules), budget=str(self.budget),
                                       table_id=job.table_id,
                                       result=json.dumps(result, separators=(",", ":"))))
+        if job.table_id is not None:
+            self._count(job.id, job.table_id, result)
+
+    def _count(self, rid: str, table_id: str, result: dict[str, Any]) -> None:
+        """The review's seats in the statistics (once), each as the table's stored game
+        counts its player (a person by name and key, a bot by level)."""
+        with Session(self.engine) as session, session.begin():
+            if session.scalar(select(ReviewSeatRow.id).where(
+                    ReviewSeatRow.review_id == rid).limit(1)) is not None:
+                return
+            table = session.get(TableRow, table_id)
+            if table is None or table.game_id is None:
+                return
+            game = {row.seat: row for row in session.scalars(
+                select(SeatRow).where(SeatRow.game_id == table.game_id))}
+            stored = session.get(GameRow, table.game_id)
+            if stored is None:
+                return
+            preset, players = stored.preset, stored.players
+            for report in result["seats"]:
+                counted = game.get(report["seat"])
+                if counted is None:
+                    continue
+                session.add(ReviewSeatRow(
+                    review_id=rid, seat=report["seat"], player=counted.player,
+                    player_key=counted.player_key, kind=counted.kind, preset=preset,
+                    players=players, decisions=report["decisions"],
+                    accuracy=report["accuracy"], points_lost=report["points_lost"]))
 
     def _load(self, rid: str) -> dict[str, Any] | None:
         with Session(self.engine) as session:

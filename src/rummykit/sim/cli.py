@@ -371,7 +371,7 @@ def _stats(args: argparse.Namespace) -> int:
 
     table = Table(title="rummykit statistics")
     for col in ("player", "preset", "players", "matches", "won", "win %", "deals won",
-                "points/deal", "rummies", "best score"):
+                "points/deal", "rummies", "best score", "accuracy"):
         table.add_column(col, justify="left" if col in ("player", "preset") else "right")
     for line in lines:
         table.add_row(
@@ -381,6 +381,7 @@ def _stats(args: argparse.Namespace) -> int:
             str(line.players), str(line.matches), str(line.matches_won), f"{line.win_pct:.1f}",
             f"{line.deals_won}/{line.deals}", f"{line.points_per_deal:.2f}", str(line.rummies),
             "-" if line.best_score is None else str(line.best_score),
+            "-" if line.accuracy is None else f"{line.accuracy:.1f} ({line.reviewed})",
         )
     _out_console().print(table)
     return 0

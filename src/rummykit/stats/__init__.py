@@ -20,7 +20,7 @@ from sqlalchemy.exc import ArgumentError, DatabaseError
 from sqlalchemy.orm import Session
 
 from rummykit.db import connect, database_url
-from rummykit.db.models import GameRow, SeatRow
+from rummykit.db.models import GameRow, ReviewSeatRow, SeatRow
 from rummykit.engine.deal import DealResult
 from rummykit.engine.match import Match
 from rummykit.engine.scoring import POINTS_AGAINST
@@ -57,6 +57,11 @@ class StatLine:
     player_id: str | None = None
     """For results of a player's key (web games from a browser that claimed its seat):
     :func:`player_id`; such results are never counted with another key's or a name's."""
+    reviewed: int = 0
+    """Matches of these that the game review looked at (web tables' reviews)."""
+    accuracy: float | None = None
+    """The review's accuracy (0 to 100) over those matches' decisions (None: none
+    reviewed): each decision counts once, whichever match it was in."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -65,7 +70,8 @@ class StatLine:
             "players": self.players, "matches": self.matches, "matches_won": self.matches_won,
             "win_pct": self.win_pct, "deals": self.deals, "deals_won": self.deals_won,
             "points_per_deal": self.points_per_deal, "rummies": self.rummies,
-            "best_score": self.best_score,
+            "best_score": self.best_score, "reviewed": self.reviewed,
+            "accuracy": self.accuracy,
         }
 
 
@@ -202,6 +208,7 @@ class Store:
             query = query.where(game.players == players)
         if player is not None:
             query = query.where(seat.player == player)
+        reviewed = self._reviewed(preset=preset, players=players, player=player)
         out = []
         with Session(self.engine) as session:
             for row in session.execute(query):
@@ -218,6 +225,31 @@ class Store:
                     points_per_deal=int(points or 0) / deals if deals else 0.0,
                     rummies=int(rummies or 0), best_score=None if best is None else int(best),
                     player_id=None if key is None else player_id(key),
+                    **reviewed.get((name, key, kind, preset_name, count), {}),
                 ))
         return out
+
+    def _reviewed(self, *, preset: str | None, players: int | None, player: str | None
+                  ) -> dict[tuple[Any, ...], dict[str, Any]]:
+        """The reviewed matches and accuracy of each line's player (its key)."""
+        rs = ReviewSeatRow
+        query = (select(rs.player, rs.player_key, rs.kind, rs.preset, rs.players,
+                        func.count(), func.sum(rs.decisions),
+                        func.sum(rs.accuracy * rs.decisions))
+                 .group_by(rs.player, rs.player_key, rs.kind, rs.preset, rs.players))
+        if preset is not None:
+            query = query.where(rs.preset == preset)
+        if players is not None:
+            query = query.where(rs.players == players)
+        if player is not None:
+            query = query.where(rs.player == player)
+        found: dict[tuple[Any, ...], dict[str, Any]] = {}
+        with Session(self.engine) as session:
+            for name, key, kind, preset_name, count, matches, decisions, weighted in \
+                    session.execute(query):
+                decisions = int(decisions or 0)
+                found[(name, key, kind, preset_name, count)] = {
+                    "reviewed": int(matches),
+                    "accuracy": round(float(weighted) / decisions, 1) if decisions else None}
+        return found
 

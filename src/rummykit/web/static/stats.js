@@ -16,7 +16,7 @@ async function load(offset = 0) {
   const shown = offset + data.stats.length;
   more.classList.toggle("hidden", shown >= data.total);
   more.onclick = () => load(shown);
-  if (!data.stats.length && !offset) body.append(el("tr", {}, el("td", { colspan: 10, text: t("stats.none") })));
+  if (!data.stats.length && !offset) body.append(el("tr", {}, el("td", { colspan: 11, text: t("stats.none") })));
   for (const s of data.stats) {
     body.append(el("tr", {},
       el("td", { text: s.kind === "bot" ? t("stats.bot", { name: levelName(s.player) }) : s.player },
@@ -25,7 +25,8 @@ async function load(offset = 0) {
       el("td", { text: s.players }), el("td", { text: s.matches }), el("td", { text: s.matches_won }),
       el("td", { text: s.win_pct.toFixed(1) }), el("td", { text: `${s.deals_won}/${s.deals}` }),
       el("td", { text: s.points_per_deal.toFixed(2) }), el("td", { text: s.rummies }),
-      el("td", { text: s.best_score === null ? "–" : s.best_score })));
+      el("td", { text: s.best_score === null ? "–" : s.best_score }),
+      el("td", { text: s.accuracy === null ? "–" : t("stats.accuracy", { accuracy: s.accuracy.toFixed(1), n: s.reviewed }) })));
   }
 }
 

@@ -1,4 +1,5 @@
-"""Game reviews: a finished review is kept, so that opening it again is instant.
+"""Game reviews: a finished review is kept, so that opening it again is instant, with
+each seat of a table's match as the statistics count it (their accuracy column).
 
 Revision ID: 0009
 Revises: 0008
@@ -25,8 +26,28 @@ def upgrade() -> None:
         sa.Column("result", sa.Text(), nullable=False),
     )
     op.create_index("ix_reviews_table_id", "reviews", ["table_id"])
+    op.create_table(
+        "review_seats",
+        sa.Column("id", sa.Integer(), primary_key=True),
+        sa.Column("review_id", sa.String(64), sa.ForeignKey("reviews.id"), nullable=False),
+        sa.Column("seat", sa.Integer(), nullable=False),
+        sa.Column("player", sa.String(80), nullable=False),
+        sa.Column("player_key", sa.String(64), nullable=True),
+        sa.Column("kind", sa.String(10), nullable=False),
+        sa.Column("preset", sa.String(40), nullable=False),
+        sa.Column("players", sa.Integer(), nullable=False),
+        sa.Column("decisions", sa.Integer(), nullable=False),
+        sa.Column("accuracy", sa.Float(), nullable=False),
+        sa.Column("points_lost", sa.Float(), nullable=False),
+        sa.UniqueConstraint("review_id", "seat"),
+    )
+    op.create_index("ix_review_seats_review_id", "review_seats", ["review_id"])
+    op.create_index("ix_review_seats_player", "review_seats", ["player"])
 
 
 def downgrade() -> None:
+    op.drop_index("ix_review_seats_player", table_name="review_seats")
+    op.drop_index("ix_review_seats_review_id", table_name="review_seats")
+    op.drop_table("review_seats")
     op.drop_index("ix_reviews_table_id", table_name="reviews")
     op.drop_table("reviews")
