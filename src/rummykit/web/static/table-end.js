@@ -1,6 +1,6 @@
 // The end of a deal and of a match: the finished deal held in view, the summaries, the
 // score sheet, the rematch.
-import { game, key, nameOf, tableId, token, watching } from "./table-state.js";
+import { game, key, message, nameOf, tableId, token, watching } from "./table-state.js";
 import { cardEl } from "./components.js";
 import { reduced, render, showError } from "./table.js";
 
@@ -81,9 +81,14 @@ export function summaries() {
   if (v.last_deal && v.deal_number > game.shownDeal + 1 && !v.match_over) {
     game.shownDeal = v.deal_number - 1;
     const r = v.last_deal;
+    // A person whose seat the computer plays sees each deal's summary: "I'm back" is
+    // right there too.
+    const mine = watching ? null : tb.seats[v.seat];
+    const back = mine && mine.standin ? el("p", {}, el("button", { type: "button", id: "summary-back",
+      onclick: () => { message({ type: "back" }); dialog.close(); } }, t("btn.back"))) : "";
     body.replaceChildren(el("h2", { id: "summary-title", text: t("deal.over", { n: v.deal_number - 1 }) }),
       el("p", { text: dealEndText(r, names) }),
-      handTable(names, r.hands, r.points, v.totals, tb.last_melded), hintsLine(v.deal_number - 1));
+      handTable(names, r.hands, r.points, v.totals, tb.last_melded), hintsLine(v.deal_number - 1), back);
     // The last move and every hand are on the table first; then the summary comes.
     clearTimeout(summaries.timer);
     summaries.timer = setTimeout(() => { if (!dialog.open) dialog.showModal(); }, reduced ? 0 : FINISHED_MS);
