@@ -21,6 +21,7 @@ __all__ = [
     "RULES_LENGTH",
     "SEED_LIMIT",
     "STORED_NAME_LENGTH",
+    "TIMER_CHOICES",
     "TIMER_RANGE",
     "TOKEN_LENGTH",
 ]
@@ -47,6 +48,9 @@ PLAYERS = (2, 6)
 
 TIMER_RANGE = (10, 600)
 """The turn timer a table may have, in seconds (or none)."""
+
+TIMER_CHOICES = (30, 60, 120, 300)
+"""The turn timers the start page offers (each within :data:`TIMER_RANGE`)."""
 
 CHAT_LENGTH = 300
 """The longest chat message, in characters."""

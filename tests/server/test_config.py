@@ -31,6 +31,9 @@ def test_the_config_sends_the_limits_of_the_library(client: Any) -> None:
     assert config["rules_length"] == limits.RULES_LENGTH
     assert config["players"] == list(limits.PLAYERS)
     assert config["timer_range"] == list(limits.TIMER_RANGE)
+    assert config["timer_choices"] == list(limits.TIMER_CHOICES)
+    low, high = limits.TIMER_RANGE
+    assert all(low <= s <= high for s in limits.TIMER_CHOICES)
     shortest, longest = limits.KEY_LENGTH
     key = re.compile(config["key_pattern"])
     assert key.fullmatch("a" * shortest) and key.fullmatch("-_" * (longest // 2))
@@ -57,7 +60,8 @@ def short_names(pages: Pages) -> Iterator[Any]:
     def handle(route: Any) -> None:
         answer = route.fetch()
         route.fulfill(response=answer, body=json.dumps({**answer.json(), "name_length": 7,
-                                                        "chat_length": 9}))
+                                                        "chat_length": 9,
+                                                        "timer_choices": [45, 90]}))
 
     page.route("**/api/config", handle)
     yield page
@@ -71,6 +75,9 @@ def test_the_start_page_takes_the_name_length_from_the_config(
     page.wait_for_function("() => document.getElementById('player-name').maxLength === 7")
     boxes = page.eval_on_selector_all("#seats [name=name]", "els => els.map(e => e.maxLength)")
     assert boxes and set(boxes) == {7}
+    # The turn timers offered are the server's too ("" is no timer).
+    timers = page.eval_on_selector_all("#timer option", "els => els.map(e => e.value)")
+    assert timers == ["", "45", "90"]
 
 
 def test_the_table_page_takes_the_chat_length_from_the_config(

@@ -33,6 +33,7 @@ from rummykit.limits import (
     PLAYERS,
     RULES_LENGTH,
     SEED_LIMIT,
+    TIMER_CHOICES,
     TIMER_RANGE,
     TOKEN_LENGTH,
 )
@@ -257,6 +258,7 @@ class ConfigOut(Model):
     chat_length: int = CHAT_LENGTH
     players: tuple[int, int] = PLAYERS
     timer_range: tuple[int, int] = TIMER_RANGE
+    timer_choices: tuple[int, ...] = TIMER_CHOICES
     key_pattern: str = KEY_PATTERN
     token_length: int = TOKEN_LENGTH
 

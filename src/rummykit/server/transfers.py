@@ -14,13 +14,17 @@ import time
 from collections import deque
 from collections.abc import Callable
 
-__all__ = ["ALPHABET", "LIFETIME", "TransferCodes"]
+__all__ = ["ALPHABET", "CODE_LETTERS", "LIFETIME", "TransferCodes"]
 
 LIFETIME = 600.0
 """Seconds a code stays good."""
 
 ALPHABET = "ABCDEFGHJKMNPQRSTVWXYZ23456789"
 """The letters of a code (none that reads like another: no I, L, O, U, 0, 1)."""
+
+CODE_LETTERS = 8
+"""The letters of a code: 30 to the 8th power codes, of which an attacker guesses none
+in the tries a client is allowed."""
 
 
 class TransferCodes:
@@ -44,7 +48,7 @@ class TransferCodes:
 
     def make(self, key: str) -> str:
         """A new code for ``key`` (its earlier code, if any, stops working)."""
-        code = "".join(secrets.choice(ALPHABET) for _ in range(8))
+        code = "".join(secrets.choice(ALPHABET) for _ in range(CODE_LETTERS))
         self.heard(code, key)
         return code
 

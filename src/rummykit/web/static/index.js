@@ -304,7 +304,7 @@ async function init() {
   select.addEventListener("change", renderOptions);
   const timer = document.getElementById("timer");
   timer.append(el("option", { value: "" }, t("timer.none")),
-    ...[30, 60, 120, 300].map((s) => el("option", { value: String(s) }, t("timer.seconds", { s }))));
+    ...(limits().timer_choices || []).map((s) => el("option", { value: String(s) }, t("timer.seconds", { s }))));
   document.getElementById("standin").append(...BOTS.filter((b) => b !== "master").map((b) =>
     el("option", { value: b, selected: b === "expert" }, t(`level.${b}`))));
   renderOptions();
