@@ -23,7 +23,7 @@ import logging
 import threading
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal
 
@@ -73,7 +73,6 @@ class Job:
     total: int = 0
     result: dict[str, Any] | None = None
     error: str | None = None
-    finished: asyncio.Event = field(default_factory=asyncio.Event)
 
 
 class Reviews:
@@ -191,7 +190,6 @@ class Reviews:
             job.error = "the review failed on the server"
         finally:
             self.running.discard(job)
-            job.finished.set()
             if job.status == "done":
                 self.known.pop(job.id, None)  # (the database has it now)
             self._next()
