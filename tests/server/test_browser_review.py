@@ -10,13 +10,18 @@ The test server reviews with a small budget (4 imagined deals a decision) in one
 from __future__ import annotations
 
 import json
+import random
+import time
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
+from rummykit import record as records
+
 from . import test_browser
+from ._support import Shadow
 from .test_browser import Server, finish_over_websockets, open_seat
 
 pages = test_browser.pages
@@ -36,6 +41,16 @@ def the_review(server: Server, table_id: str) -> dict[str, Any]:
     assert answer["status"] == "done", answer
     review: dict[str, Any] = answer["review"]
     return review
+
+
+def long_record() -> str:
+    """A two-player rummy500 match played to its end (a review of some seconds at the
+    test server's budget)."""
+    shadow = Shadow("rummy500", ["Ann", "Bob"], 5)
+    rng = random.Random(5)
+    while not shadow.match.is_over:
+        shadow.match.apply(shadow.choose(shadow.deal.to_move, rng))
+    return records.dumps(records.from_match(shadow.match))
 
 
 def test_a_review_from_the_match_end(server: Server, pages: Any, shot: Any) -> None:
@@ -110,8 +125,25 @@ def test_an_uploaded_record_is_reviewed_and_a_broken_one_is_not_offered(
     page.goto(server.url + "/replay")
     page.set_input_files("#file", str(good))
     page.wait_for_selector("#review-panel:not(.hidden)")
+    # A second review of this browser's while its first one runs (a rummy500 match, asked
+    # for through the API with this browser's key): refused with the reason, and the
+    # button is there again once the first one is done.
+    key = "k" * 32  # (this browser's key from now on: the page makes one when it has none)
+    page.evaluate(f"localStorage.setItem('rummykit.key', '{key}')")
+    first = httpx.post(f"{server.url}/api/reviews", json={"key": key, "record": long_record()},
+                       timeout=30).json()
+    assert first.get("status") in ("queued", "running"), first
+    page.click("#review-start")
+    page.wait_for_selector("#review-status.error")
+    assert page.inner_text("#review-status-text") == \
+        "You have a review waiting or running: one at a time."
+    assert page.locator("#review-start:enabled").count() == 1
+    while httpx.get(f"{server.url}/api/reviews/{first['id']}", timeout=30
+                    ).json()["status"] in ("queued", "running"):
+        time.sleep(0.2)
     page.click("#review-start")
     page.wait_for_selector("#review-result:not(.hidden)", timeout=120_000)
+    assert page.locator("#review-status.hidden").count() == 1
     assert page.locator("#review-seats tr[data-seat]").count() == 2
     # A record that stops being legal: the viewer says where, and offers no review.
     data = json.loads(text)

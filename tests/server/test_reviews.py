@@ -9,6 +9,7 @@ import json
 import random
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -19,8 +20,9 @@ from sqlalchemy.orm import Session
 from rummykit import record as records
 from rummykit.analysis import review
 from rummykit.db import connect
-from rummykit.db.models import ReviewRow
+from rummykit.db.models import ReviewJobRow, ReviewRow
 from rummykit.server.app import create_app
+from rummykit.server.reviews import SHARED_STALE, review_id
 
 from ._support import Shadow
 from .test_api import RULES, TWO, create, seated, step
@@ -176,3 +178,63 @@ def test_one_review_at_a_time_each_and_the_rest_queued(db_url: str) -> None:
         assert state["status"] == "running" and state["total"] > 0
     # Stopping the server stops the running review at once: nothing half done is kept.
     assert stored(db_url) == 0
+
+
+def test_a_review_one_process_runs_is_followed_through_another(postgres_db_url: str) -> None:
+    """Several server processes on one database: a page whose next question reaches
+    another process sees the review's state there (never "no such review"), the other
+    process does not start it again, and a process that stops lets another take over."""
+    with app_client(postgres_db_url, review_budget="100000") as maker:
+        blocker = finished_table(maker, 13)
+        table_id = finished_table(maker, 17)
+        text = maker.get(f"/api/tables/{table_id}/record").text
+    with app_client(postgres_db_url, review_budget="100000") as one, \
+            app_client(postgres_db_url, review_budget="100000") as other:
+        first = one.post("/api/reviews", json={"key": KEY_A, "table": blocker}).json()
+        assert first["status"] == "running"
+        asked = one.post("/api/reviews", json={"key": KEY_B, "record": text}).json()
+        assert asked["status"] == "queued" and asked["position"] == 1
+        # The other process answers from the first one's shared state...
+        seen = other.get(f"/api/reviews/{asked['id']}")
+        assert seen.status_code == 200, seen.text
+        assert seen.json()["status"] == "queued" and seen.json()["position"] == 1
+        running = other.get(f"/api/reviews/{first['id']}").json()
+        assert running["status"] == "running"
+        # ...and asked for the same review, joins it rather than running it twice.
+        again = other.post("/api/reviews", json={"key": KEY_C, "record": text}).json()
+        assert again["id"] == asked["id"] and again["status"] == "queued"
+        assert not other.app.state.server.reviews.known  # type: ignore[attr-defined]
+        # The progress the first process writes reaches the other one.
+        deadline = time.time() + 30
+        while other.get(f"/api/reviews/{first['id']}").json()["done"] == 0:
+            assert time.time() < deadline
+            time.sleep(0.2)
+    # The first process stopped: its reviews are released, another process runs them.
+    with app_client(postgres_db_url, review_budget="4") as after:
+        assert after.get(f"/api/reviews/{asked['id']}").status_code == 404
+        restarted = after.post("/api/reviews", json={"key": KEY_A, "record": text}).json()
+        assert restarted["id"] != asked["id"]  # (another budget: another review)
+
+
+def test_a_review_whose_process_is_gone_is_taken_over(postgres_db_url: str) -> None:
+    with app_client(postgres_db_url) as client:
+        text = client.get(f"/api/tables/{finished_table(client, 13)}/record").text
+        rid = client.post("/api/reviews", json={"key": KEY_A, "record": text}).json()["id"]
+        assert wait_done(client, rid)["status"] == "done"
+    # The same record under another budget, as a process that died left it: "running",
+    # last written long ago.
+    with app_client(postgres_db_url, review_budget="5") as client:
+        engine = connect(postgres_db_url)
+        budget = client.app.state.server.reviews.budget  # type: ignore[attr-defined]
+        rid = review_id(records.loads(text), budget)
+        with Session(engine) as session, session.begin():
+            session.add(ReviewJobRow(
+                id=rid, status="running", done=3, total=90, position=0, error=None,
+                seen_at=datetime.now(UTC) - timedelta(seconds=SHARED_STALE + 1)))
+        assert client.get(f"/api/reviews/{rid}").status_code == 404
+        taken = client.post("/api/reviews", json={"key": KEY_B, "record": text}).json()
+        assert taken["id"] == rid and taken["status"] in ("queued", "running")
+        assert wait_done(client, rid)["status"] == "done"
+        with Session(engine) as session:
+            assert session.get(ReviewJobRow, rid) is None  # (gone with the stored review)
+        engine.dispose()

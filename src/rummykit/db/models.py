@@ -24,8 +24,8 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 from rummykit.limits import BOT_LEVEL_LENGTH, RULES_LENGTH
 
-__all__ = ["ActionRow", "Base", "GameRow", "ReviewRow", "ReviewSeatRow", "SeatRow", "TableRow",
-           "TableSeatRow"]
+__all__ = ["ActionRow", "Base", "GameRow", "ReviewJobRow", "ReviewRow", "ReviewSeatRow",
+           "SeatRow", "TableRow", "TableSeatRow"]
 
 
 class Base(DeclarativeBase):
@@ -177,6 +177,23 @@ class ReviewRow(Base):
     """The table whose match it reviews (None: an uploaded record)."""
     result: Mapped[str] = mapped_column(Text)
     """The review's JSON (:meth:`rummykit.analysis.Review.to_json`)."""
+
+
+class ReviewJobRow(Base):
+    """A review waiting or running in one of the server's processes, as the others see
+    it: its state, written again every few seconds by the process that runs it (one not
+    written for a while is of a process that is gone, and is taken over). The row goes
+    when the review is stored in ``reviews``."""
+
+    __tablename__ = "review_jobs"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    status: Mapped[str] = mapped_column(String(10))
+    done: Mapped[int] = mapped_column(Integer)
+    total: Mapped[int] = mapped_column(Integer)
+    position: Mapped[int] = mapped_column(Integer)
+    error: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class ReviewSeatRow(Base):

@@ -11,7 +11,11 @@ again, by anyone, is the same review: once done it is stored in the database
 
 A review is of a finished match: a table's (whoever has the table's link may see it, as
 its replay) or an uploaded record's (whoever has the record). With several server
-processes, each runs its own queue; a finished review is seen by all.
+processes, each runs its own queue, and each writes the state of its reviews waiting or
+running to the database (``review_jobs``) every few seconds: a page whose next question
+reaches another process is answered from there, and no process starts a review that
+another one runs. A row not written for ``SHARED_STALE`` seconds is of a process that is
+gone: the next to ask takes that review over. A finished review is seen by all.
 """
 
 from __future__ import annotations
@@ -27,17 +31,26 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from rummykit import record as records
 from rummykit.analysis import DEFAULT_BUDGET, Budget, ReviewError, review
 from rummykit.analysis.review import Stopped
-from rummykit.db.models import GameRow, ReviewRow, ReviewSeatRow, SeatRow, TableRow
+from rummykit.db.models import (
+    GameRow,
+    ReviewJobRow,
+    ReviewRow,
+    ReviewSeatRow,
+    SeatRow,
+    TableRow,
+)
 from rummykit.server.hub import HubError
 
-__all__ = ["AT_ONCE", "QUEUE_LIMIT", "REVIEW_STEPS", "Job", "Reviews", "review_id"]
+__all__ = ["AT_ONCE", "QUEUE_LIMIT", "REVIEW_STEPS", "SHARED_EVERY", "SHARED_STALE", "Job",
+           "Reviews", "review_id"]
 
 log = logging.getLogger("rummykit.server")
 
@@ -49,6 +62,12 @@ QUEUE_LIMIT = 50
 
 REVIEW_STEPS = 5000
 """The most actions a reviewed record may have (a long rummy500 match has about 1,500)."""
+
+SHARED_EVERY = 2.0
+"""Seconds between two writes of this process's reviews to ``review_jobs``."""
+
+SHARED_STALE = 30.0
+"""Seconds after which a review's row nobody wrote again is of a process that is gone."""
 
 Status = Literal["queued", "running", "done", "failed"]
 
@@ -95,6 +114,7 @@ class Reviews:
         self.threads = ThreadPoolExecutor(max_workers=at_once,
                                           thread_name_prefix="rummykit-review")
         self._tasks: set[asyncio.Task[None]] = set()
+        self._sharing: asyncio.Task[None] | None = None
 
     # asking
 
@@ -128,9 +148,13 @@ class Reviews:
             raise HubError("too many reviews are waiting: try again in a few minutes", 503,
                            code="review-queue-full")
         job = Job(rid, record, table_id, owner)
+        elsewhere = await asyncio.to_thread(self._claim, job, len(self.waiting) + 1)
+        if elsewhere is not None:  # another process runs it
+            return elsewhere
         self.known[rid] = job
         self.waiting.append(job)
         self._next()
+        self._share_soon()
         return self.state(job)
 
     async def get(self, rid: str) -> dict[str, Any]:
@@ -139,6 +163,8 @@ class Reviews:
         if job is not None:
             return self.state(job)
         stored = await asyncio.to_thread(self._load, rid)
+        if stored is None:
+            stored = await asyncio.to_thread(self._shared, rid)
         if stored is None:
             raise HubError("there is no such review", 404, code="no-review")
         return stored
@@ -192,20 +218,96 @@ class Reviews:
             self.running.discard(job)
             if job.status == "done":
                 self.known.pop(job.id, None)  # (the database has it now)
+            elif not self.stop.is_set():
+                await asyncio.to_thread(self._write, [job])  # (failed: say why to all)
             self._next()
 
     async def shutdown(self) -> None:
         """Stop every review (a waiting one is dropped; a running one ends at once)."""
         self.stop.set()
+        if self._sharing is not None:
+            self._sharing.cancel()
+        dropped = [*self.waiting, *self.running]
         self.waiting.clear()
         for task in list(self._tasks):
             await asyncio.wait([task], timeout=10)
         self.threads.shutdown(wait=False, cancel_futures=True)
+        try:  # another process may take them over at once
+            await asyncio.to_thread(self._release, [job.id for job in dropped])
+        except Exception:
+            log.exception("the reviews waiting or running could not be released")
+
+    # shared with the other processes
+
+    def _share_soon(self) -> None:
+        if self._sharing is None or self._sharing.done():
+            self._sharing = asyncio.get_running_loop().create_task(self._share())
+
+    async def _share(self) -> None:
+        """Write this process's reviews waiting or running every ``SHARED_EVERY``
+        seconds, while there are any."""
+        while not self.stop.is_set() and (self.waiting or self.running):
+            try:
+                await asyncio.to_thread(self._write, [*self.running, *self.waiting])
+            except Exception:
+                log.exception("the reviews' state could not be written")
+            await asyncio.sleep(SHARED_EVERY)
+
+    def _claim(self, job: Job, position: int) -> dict[str, Any] | None:
+        """Take the review ``job`` for this process (None), unless another process runs
+        it: then its state as that process last wrote it."""
+        now = datetime.now(UTC)
+        try:
+            with Session(self.engine) as session, session.begin():
+                row = session.get(ReviewJobRow, job.id, with_for_update=True)
+                if row is not None and row.status in ("queued", "running") and \
+                        (now - _aware(row.seen_at)).total_seconds() < SHARED_STALE:
+                    return _row_state(row, str(self.budget))
+                if row is None:
+                    row = ReviewJobRow(id=job.id)
+                    session.add(row)
+                row.status, row.done, row.total = "queued", 0, 0
+                row.position, row.error, row.seen_at = position, None, now
+        except IntegrityError:  # another process took it in the same moment
+            return self._shared(job.id)
+        return None
+
+    def _write(self, jobs: list[Job]) -> None:
+        now = datetime.now(UTC)
+        with Session(self.engine) as session, session.begin():
+            for job in jobs:
+                if job.status == "done" or session.get(ReviewRow, job.id) is not None:
+                    continue  # (stored: its row went with it)
+                row = session.get(ReviewJobRow, job.id)
+                if row is None:
+                    row = ReviewJobRow(id=job.id)
+                    session.add(row)
+                row.status, row.done, row.total = job.status, job.done, job.total
+                row.position = self.state(job)["position"] if job in self.waiting else 0
+                row.error = (job.error or "")[:200] or None
+                row.seen_at = now
+
+    def _release(self, ids: list[str]) -> None:
+        if ids:
+            with Session(self.engine) as session, session.begin():
+                session.execute(delete(ReviewJobRow).where(ReviewJobRow.id.in_(ids)))
+
+    def _shared(self, rid: str) -> dict[str, Any] | None:
+        """The state of a review another process waits with or runs (or failed)."""
+        with Session(self.engine) as session:
+            row = session.get(ReviewJobRow, rid)
+            if row is None:
+                return None
+            if row.status != "failed" and \
+                    (datetime.now(UTC) - _aware(row.seen_at)).total_seconds() >= SHARED_STALE:
+                return None  # (its process is gone: asking again starts it here)
+            return _row_state(row, str(self.budget))
 
     # storage
 
     def _store(self, job: Job, result: dict[str, Any]) -> None:
         with Session(self.engine) as session, session.begin():
+            session.execute(delete(ReviewJobRow).where(ReviewJobRow.id == job.id))
             if session.get(ReviewRow, job.id) is None:
                 session.add(ReviewRow(id=job.id, created_at=datetime.now(UTC),
                                       rules=str(job.record.rules), budget=str(self.budget),
@@ -249,3 +351,13 @@ class Reviews:
             total = len(result.get("decisions", []))
             return {"id": rid, "status": "done", "done": total, "total": total,
                     "position": 0, "budget": row.budget, "error": None, "review": result}
+
+
+def _aware(moment: datetime) -> datetime:
+    """A stored time in UTC (SQLite gives it back without its zone)."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def _row_state(row: ReviewJobRow, budget: str) -> dict[str, Any]:
+    return {"id": row.id, "status": row.status, "done": row.done, "total": row.total,
+            "position": row.position, "budget": budget, "error": row.error, "review": None}

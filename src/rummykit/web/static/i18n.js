@@ -59,6 +59,12 @@ function tn(key, n, params = {}) { return t(key, { ...params, n }); }
 // Whether the catalog has ``key`` (for texts the server may or may not have a code for).
 function has(key) { return CATALOG[key] !== undefined || CATALOG[`${key}.other`] !== undefined; }
 
+// The words of an error the server answered (``api``): in the page's language where its
+// refusal code has them, else the server's own.
+function refusalText(err) {
+  return err.code && has(`refusal.${err.code}`) ? t(`refusal.${err.code}`, err.params || {}) : err.message;
+}
+
 // Fill every element marked with data-i18n (its text) or data-i18n-ATTR (an attribute).
 function translatePage(root = document) {
   for (const node of root.querySelectorAll("*")) {

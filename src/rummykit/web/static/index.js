@@ -73,7 +73,7 @@ async function updateRules() {
     box.classList.add("hidden");
   } catch (err) {
     document.getElementById("rules-text").textContent = wanted;
-    box.textContent = err.message;
+    box.textContent = refusalText(err);
     box.classList.remove("hidden");
   }
 }
@@ -165,7 +165,7 @@ async function playNow() {
       body: JSON.stringify({ rules: last.rules, seats, key: browserKey() }) });
     land(table);
   } catch (err) {
-    box.textContent = err.message;
+    box.textContent = refusalText(err);
     box.classList.remove("hidden");
   }
 }
@@ -196,7 +196,7 @@ async function start(event) {
     if (bots.length) remember(rulesText(), bots[0].level, seats.length === bots.length + 1 ? bots.length : null);
     land(table);
   } catch (err) {
-    box.textContent = err.message;
+    box.textContent = refusalText(err);
     box.classList.remove("hidden");
   }
 }
@@ -249,7 +249,7 @@ async function takeSeat(tableId, seat) {
       method: "POST", headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ key: browserKey(), name: name || null }) });
     window.location.href = answer.link;
-  } catch (err) { box.textContent = err.message; box.classList.remove("hidden"); showLobby(); }
+  } catch (err) { box.textContent = refusalText(err); box.classList.remove("hidden"); showLobby(); }
 }
 
 // Carrying this browser's key (its seats and results) to another device: a one-time code.
@@ -258,7 +258,7 @@ async function makeCode() {
     const answer = await api("/api/transfer", { method: "POST", headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ key: browserKey() }) });
     document.getElementById("code").textContent = answer.code;
-  } catch (err) { codeResult(err.message, true); }
+  } catch (err) { codeResult(refusalText(err), true); }
 }
 
 async function useCode() {
@@ -273,7 +273,7 @@ async function useCode() {
     localStorage.setItem("rummykit.key", answer.key);
     codeResult(t("player.code_used"), false);
     showMine();
-  } catch (err) { codeResult(err.message, true); }
+  } catch (err) { codeResult(refusalText(err), true); }
 }
 
 function codeResult(text, bad) {

@@ -99,7 +99,7 @@ async function renewLink(tableId, seat, note) {
     if (row) row.replaceWith(inviteRow(tableId, { ...seat, link: answer.link, claimed: false, connected: false },
                                        new URL(answer.link, window.location.href).href));
   } catch (err) {  // said in the page's language where the refusal has a code
-    note.textContent = err.code && has(`refusal.${err.code}`) ? t(`refusal.${err.code}`, err.params || {}) : err.message;
+    note.textContent = refusalText(err);
   }
 }
 

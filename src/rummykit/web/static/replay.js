@@ -99,7 +99,7 @@ document.getElementById("file").addEventListener("change", async (event) => {
   try {
     const text = await file.text();
     load(await api("/api/replay", { method: "POST", headers: { "Content-Type": "application/json" }, body: text }), { record: text });
-  } catch (err) { showError(err.message); }
+  } catch (err) { showError(refusalText(err)); }
 });
 document.getElementById("review-start").addEventListener("click", startReview);
 

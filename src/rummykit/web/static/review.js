@@ -46,7 +46,7 @@ export async function startReview() {
       body: JSON.stringify({ key: browserKey(), ...source }) });
     follow(state);
   } catch (err) {
-    status(err.message, true);
+    status(refusalText(err), true);
     box("review-start").disabled = false;
   }
 }
@@ -73,7 +73,7 @@ function follow(state) {
     false, [state.done, state.total || 1]);
   polling = setTimeout(async () => {
     try { follow(await api(`/api/reviews/${state.id}`)); }
-    catch (err) { status(err.message, true); box("review-start").disabled = false; }
+    catch (err) { status(refusalText(err), true); box("review-start").disabled = false; }
   }, POLL_MS);
 }
 

@@ -172,7 +172,7 @@ export async function rematch() {
       body: JSON.stringify(token ? { token, key } : { seat: Number(game.seatNumber), key }),
     });
     window.location.href = answer.link;
-  } catch (err) { showError(err.message); }
+  } catch (err) { showError(refusalText(err)); }
 }
 
 // Closing a deal's summary tells the table this person has read it: the bots wait for
