@@ -14,6 +14,7 @@ from sqlalchemy import (
     DateTime,
     Float,
     ForeignKey,
+    Index,
     Integer,
     String,
     Text,
@@ -24,8 +25,8 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 from rummykit.limits import BOT_LEVEL_LENGTH, RULES_LENGTH
 
-__all__ = ["ActionRow", "Base", "GameRow", "ReviewJobRow", "ReviewRow", "ReviewSeatRow",
-           "SeatRow", "TableRow", "TableSeatRow"]
+__all__ = ["ActionRow", "Base", "BoardNameRow", "GameRow", "RatingChangeRow", "RatingRow",
+           "ReviewJobRow", "ReviewRow", "ReviewSeatRow", "SeatRow", "TableRow", "TableSeatRow"]
 
 
 class Base(DeclarativeBase):
@@ -53,6 +54,10 @@ class GameRow(Base):
     abandoned: Mapped[bool] = mapped_column(Boolean, server_default=false())
     """A match the computer players finished after every person had left (web games): it
     is stored unfinished, won and lost by nobody."""
+    rated: Mapped[bool] = mapped_column(Boolean, server_default=false())
+    """Played at a rated table (or rated in the terminal): it moves its players' ratings."""
+    left_seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The seat of a person who left, whose table ended the match then (their loss)."""
     record: Mapped[str | None] = mapped_column(Text, nullable=True)
     seats: Mapped[list[SeatRow]] = relationship(back_populates="game", cascade="all")
 
@@ -116,6 +121,8 @@ class TableRow(Base):
     abandoned: Mapped[bool] = mapped_column(Boolean, server_default=false())
     """Every person had left when the match ended: the stand-ins played it to its end, and
     it counts for nobody."""
+    rated: Mapped[bool] = mapped_column(Boolean, server_default=false())
+    """A rated table: no hints, no undo, no chosen seed; its match moves the ratings."""
     seats: Mapped[list[TableSeatRow]] = relationship(
         back_populates="table", cascade="all", order_by="TableSeatRow.seat")
     actions: Mapped[list[ActionRow]] = relationship(
@@ -160,6 +167,63 @@ class ActionRow(Base):
     table: Mapped[TableRow] = relationship(back_populates="actions")
 
     __table_args__ = (UniqueConstraint("table_id", "seq"),)
+
+
+class RatingRow(Base):
+    """One rating (:mod:`rummykit.ratings`): a person's (by browser key, or by name in
+    the terminal) or a bot level's, in one preset and player-count group."""
+
+    __tablename__ = "ratings"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    subject: Mapped[str] = mapped_column(String(100))
+    """``key:<hashed browser key>``, ``name:<name>`` (terminal) or ``bot:<level>``."""
+    kind: Mapped[str] = mapped_column(String(10))
+    name: Mapped[str] = mapped_column(String(80))
+    """The name the subject last played under (a bot: its level)."""
+    preset: Mapped[str] = mapped_column(String(40))
+    grp: Mapped[str] = mapped_column(String(4))
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    matches: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (UniqueConstraint("subject", "preset", "grp"),
+                      Index("ix_ratings_board", "preset", "grp", "kind"))
+
+
+class RatingChangeRow(Base):
+    """What one rated match did to one seat's rating: the history of a rating, and the
+    mark that the match was rated (once: one row per game and seat)."""
+
+    __tablename__ = "rating_changes"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    subject: Mapped[str] = mapped_column(String(100), index=True)
+    preset: Mapped[str] = mapped_column(String(40))
+    grp: Mapped[str] = mapped_column(String(4))
+    place: Mapped[int] = mapped_column(Integer)
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu_after: Mapped[float] = mapped_column(Float)
+    sigma_after: Mapped[float] = mapped_column(Float)
+    shown_before: Mapped[int] = mapped_column(Integer)
+    shown_after: Mapped[int] = mapped_column(Integer)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (UniqueConstraint("game_id", "seat"),)
+
+
+class BoardNameRow(Base):
+    """A person's choice for the leaderboard: the name shown there, or hidden from it."""
+
+    __tablename__ = "board_names"
+
+    subject: Mapped[str] = mapped_column(String(100), primary_key=True)
+    name: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    hidden: Mapped[bool] = mapped_column(Boolean)
 
 
 class ReviewRow(Base):

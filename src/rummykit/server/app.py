@@ -51,6 +51,7 @@ from rummykit.server.reviews import Reviews
 from rummykit.server.routes import (
     live,
     pages,
+    ratings,
     replay,
     reviews,
     seats,
@@ -192,7 +193,7 @@ def create_app(
     app.exception_handler(HubError)(hub_error)
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    for routes in (pages, tables, seats, transfer, replay, reviews, stats, live):
+    for routes in (pages, tables, seats, transfer, replay, reviews, ratings, stats, live):
         app.include_router(routes.router)
     return app
 

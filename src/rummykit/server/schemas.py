@@ -89,6 +89,8 @@ class TableIn(BaseModel):
     """The bot level that plays for a person who is away (``expert`` if not given)."""
     public: bool = False
     """Listed in the lobby, where anyone may take a free seat."""
+    rated: bool = False
+    """A rated table: its match moves its players' ratings; no hints, no undo, no seed."""
 
 
 class TokenIn(BaseModel):
@@ -246,6 +248,81 @@ class StatsOut(Model):
     """(one line of ``rummykit stats`` each: :class:`rummykit.stats.StatLine`)"""
     total: int
     offset: int
+
+
+class RatingChangeOut(Model):
+    """What a rated match did to one seat's rating ("1532 → 1547, +15")."""
+
+    seat: int
+    name: str
+    kind: str
+    place: int
+    before: int
+    after: int
+    change: int
+    provisional: bool
+
+
+class TableRatingsOut(Model):
+    """``GET /api/tables/{id}/ratings``: whether the table is rated and, once its match is
+    stored, each seat's change (empty while it goes on, or for a match without an
+    outcome)."""
+
+    rated: bool
+    changes: list[RatingChangeOut]
+
+
+class BoardLineOut(Model):
+    place: int
+    kind: str
+    name: str
+    rating: int
+    provisional: bool
+    matches: int
+    me: bool = False
+    """This line is the asking browser's."""
+
+
+class BoardOut(Model):
+    """``GET /api/ratings``: the leaderboard of a preset and player-count group."""
+
+    preset: str
+    group: str
+    lines: list[BoardLineOut]
+
+
+class MyRatingOut(Model):
+    """One of a person's ratings, with its history (the rating after each rated match)."""
+
+    preset: str
+    group: str
+    rating: int
+    provisional: bool
+    matches: int
+    history: list[tuple[str, int]]
+    """(when the match was stored, ISO 8601; the rating after it)"""
+
+
+class MyRatingsIn(Model):
+    """``POST /api/ratings/mine``: a browser's ratings (its key is in the body: no secret
+    goes in an address)."""
+
+    key: str = Field(pattern=KEY_PATTERN)
+
+
+class MyRatingsOut(Model):
+    ratings: list[MyRatingOut]
+    name: str | None
+    """The name chosen for the leaderboard (None: the name played under)."""
+    hidden: bool
+
+
+class BoardNameIn(Model):
+    """``POST /api/ratings/name``: a person's choice for the leaderboard."""
+
+    key: str = Field(pattern=KEY_PATTERN)
+    name: str | None = Field(default=None, min_length=1, max_length=NAME_LENGTH)
+    hidden: bool = False
 
 
 class ConfigOut(Model):

@@ -20,13 +20,16 @@ from sqlalchemy.exc import ArgumentError, DatabaseError
 from sqlalchemy.orm import Session
 
 from rummykit.db import connect, database_url
-from rummykit.db.models import GameRow, ReviewSeatRow, SeatRow
+from rummykit.db.models import BoardNameRow, GameRow, ReviewSeatRow, SeatRow
 from rummykit.engine.deal import DealResult
 from rummykit.engine.match import Match
 from rummykit.engine.scoring import POINTS_AGAINST
 from rummykit.errors import shown
-from rummykit.limits import STORED_NAME_LENGTH
+from rummykit.limits import NAME_LENGTH, STORED_NAME_LENGTH
+from rummykit.ratings import Group
 from rummykit.rules import Rules
+from rummykit.stats import rated
+from rummykit.stats.rated import rate_game
 
 __all__ = ["StatLine", "Store", "StoreError", "database_problem", "player_id",
            "shown_url"]
@@ -127,12 +130,18 @@ class Store:
         results: Sequence[DealResult], totals: Sequence[int], winner: int | None,
         finished: bool, unit: str = "match", source: str = "play", record: str | None = None,
         played: Sequence[int] | None = None, keys: Sequence[str | None] | None = None,
-        abandoned: bool = False,
+        abandoned: bool = False, rated: bool = False, left: int | None = None,
+        session: Session | None = None,
     ) -> int:
         """Store one game and return its id.
 
         ``played`` counts the deals each seat took part in (all of them by default);
-        ``keys`` holds each seat's player key, hashed (None where there is none)."""
+        ``keys`` holds each seat's player key, hashed (None where there is none). A
+        ``rated`` game moves its players' ratings (:mod:`rummykit.stats.rated`) in the
+        transaction that stores it; ``left`` is the seat of a person who left, whose
+        table ended the match then (their loss). With ``session`` the game is added to
+        that session's transaction, which the caller commits (with what else it stores
+        there); otherwise it is committed here."""
         if len(names) != len(kinds) or len(names) != len(totals):
             raise ValueError("one name, kind and total per seat")
         for name in names:
@@ -143,7 +152,8 @@ class Store:
             created_at=datetime.now(UTC), source=source, unit=unit, rules=str(rules),
             preset=rules.preset_name, scoring=rules.scoring, players=len(names),
             finished=finished, winner=winner,
-            deals=len(results), record=record, abandoned=abandoned,
+            deals=len(results), record=record, abandoned=abandoned, rated=rated,
+            left_seat=left,
         )
         for seat, (name, kind) in enumerate(zip(names, kinds, strict=True)):
             game.seats.append(SeatRow(
@@ -155,19 +165,27 @@ class Store:
                 deal_points=sum(r.points[seat] for r in results),
                 rummies=sum(1 for r in results if r.winner == seat and r.rummy),
             ))
-        with Session(self.engine) as session:
+        if session is not None:
             session.add(game)
-            session.commit()
+            session.flush()
+            rate_game(session, game)
+            return game.id
+        with Session(self.engine) as own, own.begin():
+            own.add(game)
+            own.flush()
+            rate_game(own, game)
             return game.id
 
     def add_match(
         self, match: Match, kinds: Sequence[str], *, names: Sequence[str] | None = None,
         source: str = "play", record: str | None = None,
         keys: Sequence[str | None] | None = None, abandoned: bool = False,
+        rated: bool = False, left: int | None = None, session: Session | None = None,
     ) -> int:
         """Store a match (``names`` default to the match's: a bot's level goes here). An
         ``abandoned`` match (the computer players finished it after every person had left)
-        is stored unfinished: nobody won or lost it."""
+        is stored unfinished: nobody won or lost it, and it is not rated. ``rated``,
+        ``left`` and ``session``: as :meth:`add_game`."""
         results = [d.result for d in match.finished if d.result is not None]
         played = [sum(1 for d in match.finished if d.active[seat])
                   for seat in range(match.players)]
@@ -175,8 +193,43 @@ class Store:
             rules=match.rules, names=list(names or match.names), kinds=kinds, results=results,
             totals=match.totals, winner=None if abandoned else match.winner,
             finished=match.is_over and not abandoned, source=source, record=record,
-            played=played, keys=keys, abandoned=abandoned,
+            played=played, keys=keys, abandoned=abandoned, rated=rated and not abandoned,
+            left=left, session=session,
         )
+
+    # -- ratings -------------------------------------------------------------------
+
+    def rating_changes(self, game_id: int) -> list[rated.Change]:
+        """What the stored game ``game_id`` did to each seat's rating (empty: unrated)."""
+        with Session(self.engine) as session:
+            return rated.changes(session, game_id)
+
+    def board(self, preset: str, grp: Group, *, limit: int = 100) -> list[rated.BoardLine]:
+        """The leaderboard of a preset and player-count group."""
+        with Session(self.engine) as session:
+            return rated.board(session, preset, grp, limit=limit)
+
+    def history(self, subject: str, preset: str, grp: Group) -> list[tuple[datetime, int]]:
+        with Session(self.engine) as session:
+            return rated.history(session, subject, preset, grp)
+
+    def rerate(self) -> int:
+        """Work every rating out again from the stored games (one transaction); the
+        number of games rated."""
+        with Session(self.engine) as session, session.begin():
+            return rated.rerate(session)
+
+    def set_board_name(self, subject: str, name: str | None, *, hidden: bool) -> None:
+        """A person's choice for the leaderboard: the name shown there (None: the one
+        they play under), or hidden from it."""
+        if name is not None and not 1 <= len(name) <= NAME_LENGTH:
+            raise ValueError(f"a name has 1 to {NAME_LENGTH} characters: {shown(name)}")
+        with Session(self.engine) as session, session.begin():
+            row = session.get(BoardNameRow, subject)
+            if row is None:
+                row = BoardNameRow(subject=subject)
+                session.add(row)
+            row.name, row.hidden = name, hidden
 
     # -- reading -------------------------------------------------------------------
 

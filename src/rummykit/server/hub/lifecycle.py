@@ -121,6 +121,7 @@ class Lifecycle(HubCore):
         token_hashes: Sequence[str | None] | None = None,
         key_hashes: Sequence[str | None] | None = None, creator_hash: str | None = None,
         turn_timer: int | None = None, standin: str | None = None, listed: bool = False,
+        rated: bool = False,
     ) -> Table:
         """:meth:`create` from the event loop: the database write goes to the writer thread
         (the table is put in memory here, on the event loop)."""
@@ -131,7 +132,7 @@ class Lifecycle(HubCore):
                                               key_hashes=key_hashes,
                                               creator_hash=creator_hash,
                                               turn_timer=turn_timer, standin=standin,
-                                              listed=listed, keep=False))
+                                              listed=listed, rated=rated, keep=False))
         self.tables[table.id] = table
         await self.announce(table, "changed")  # (the other processes hold it too: the lobby)
         return table
@@ -158,14 +159,16 @@ class Lifecycle(HubCore):
                token_hashes: Sequence[str | None] | None = None,
                key_hashes: Sequence[str | None] | None = None,
                creator_hash: str | None = None, turn_timer: int | None = None,
-               standin: str | None = None, listed: bool = False, keep: bool = True) -> Table:
+               standin: str | None = None, listed: bool = False, rated: bool = False,
+               keep: bool = True) -> Table:
         """A new table; people's seats get unguessable tokens (their links are on the
         table as made, ``table.seats.links``), or, for a rematch, the seats' ``token_hashes`` and
         ``key_hashes`` of the table before: the same people keep their seats.
         ``creator_hash`` is the hashed key of the browser that asked for the table;
         ``turn_timer`` the seconds a person has for a turn before ``standin`` (a bot level,
-        :data:`STANDIN` by default) plays it; a ``listed`` table is in the lobby. With
-        ``keep``, the table is put in memory too."""
+        :data:`STANDIN` by default) plays it; a ``listed`` table is in the lobby; a
+        ``rated`` table's match moves its players' ratings (it has no chosen seed, no
+        hints and no undo). With ``keep``, the table is put in memory too."""
         try:
             rules = Rules.parse(rules_text)
             rules.check_players(len(seats))
@@ -203,6 +206,9 @@ class Lifecycle(HubCore):
                            params={"min": TIMER_RANGE[0], "max": TIMER_RANGE[1]})
         standin = standin or STANDIN
         self._check_level(standin)
+        if rated and seed is not None:
+            raise HubError("a rated table is shuffled by the server: no chosen seed",
+                           code="rated-seed")
         names = [s.name.strip() for s in seats]
         if seed is None:
             # Wide enough that nobody can find it from the cards he sees by trying them all.
@@ -228,6 +234,7 @@ class Lifecycle(HubCore):
                 links=[None if t is None else f"/t/{table_id}?token={t}" for t in tokens]),
             status="waiting", match=match, previous=previous,
             creator_hash=creator_hash, turn_timer=turn_timer, standin=standin, listed=listed,
+            rated=rated,
         )
         self._save_new(table, first_dealer)
         if keep:
@@ -267,7 +274,7 @@ class Lifecycle(HubCore):
                 ], previous=table.id, first_dealer=table.match.next_dealer(),
                     token_hashes=table.seats.token_hashes, key_hashes=table.seats.key_hashes,
                     creator_hash=table.creator_hash, turn_timer=table.turn_timer,
-                    standin=table.standin, listed=table.listed)
+                    standin=table.standin, listed=table.listed, rated=table.rated)
                 table.next_table = new.id
                 await self._write(self._save_next, table.id, new.id)
         await self.broadcast(table)

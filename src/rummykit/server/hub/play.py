@@ -91,6 +91,8 @@ class Play(HubCore):
         seat's view only (off the event loop; the table goes on meanwhile). Each hint is
         counted for the deal's summary: the caller broadcasts the new count."""
         async with table.lock:
+            if table.rated:
+                raise HubError("a rated table gives no hints", code="rated-hint")
             if table.status != "playing" or table.match.is_over:
                 raise HubError("a hint is for a game in play", code="hint-not-playing")
             if table.match.deal.to_move != seat:
@@ -129,6 +131,8 @@ class Play(HubCore):
         the one before it, the stock in the same order."""
         async with table.lock:
             await self._fresh(table)
+            if table.rated:
+                raise HubError("a rated table takes nothing back", code="rated-undo")
             match self._undo_problem(table, seat):
                 case "undo-nothing":
                     raise HubError("only a meld or lay-off of your turn can be taken back, "

@@ -96,6 +96,7 @@ class Storage:
                 seed=table.seed, first_dealer=first_dealer, status=table.status,
                 previous=table.previous, creator_hash=table.creator_hash,
                 turn_timer=table.turn_timer, standin=table.standin, public=table.listed,
+                rated=table.rated,
                 seats=[TableSeatRow(seat=i, name=table.seats.names[i], kind=table.seats.kinds[i],
                                     level=table.seats.levels[i],
                                     token_hash=table.seats.token_hashes[i],
@@ -143,6 +144,7 @@ class Storage:
             status=row.status, match=match, previous=row.previous, next_table=row.next_table,
             creator_hash=row.creator_hash,
             turn_timer=row.turn_timer, standin=row.standin or STANDIN, listed=row.public,
+            rated=row.rated,
             ended_by=row.ended_by, abandoned=row.abandoned,
         )
         for action in sorted(row.actions, key=lambda a: a.seq):
@@ -238,17 +240,21 @@ class Storage:
         # A person's results belong to the key of the browser that claimed the seat.
         keys = [table.seats.key_hashes[s] if table.seats.kinds[s] == "person" else None
                 for s in range(table.players)]
-        game_id = store.add_match(table.match, table.seats.kinds, names=players, source="web",
-                                  record=records.dumps(records.from_match(table.match)),
-                                  keys=keys, abandoned=table.abandoned)
-        with Session(self.engine) as session:
-            row = session.get(TableRow, table.id)
+        # The match's game, its ratings and the table's end: one transaction (a crash
+        # between them neither loses the match nor counts or rates it twice).
+        with Session(self.engine) as session, session.begin():
+            row = session.get(TableRow, table.id, with_for_update=True)
             assert row is not None
+            if row.status == "finished":
+                return  # (stored already, by another process)
+            row.game_id = store.add_match(
+                table.match, table.seats.kinds, names=players, source="web",
+                record=records.dumps(records.from_match(table.match)), keys=keys,
+                abandoned=table.abandoned, rated=table.rated, left=table.ended_by,
+                session=session)
             row.status = "finished"
-            row.game_id = game_id
             row.ended_by = table.ended_by
             row.abandoned = table.abandoned
-            session.commit()
 
     def _stored_seqs(self, table_ids: list[str]) -> dict[str, tuple[int, str]]:
         """For each of ``table_ids``: the number of its last stored action, and its

@@ -207,6 +207,8 @@ class Table:
     """Seconds a person has for a turn before the stand-in plays it (None: no timer)."""
     standin: str = STANDIN
     """The level of the computer player that plays for a person who is away."""
+    rated: bool = False
+    """A rated table: no hints, no undo, no chosen seed; its match moves the ratings."""
     presence: Presence = field(default_factory=Presence)
     clock: Clock = field(default_factory=Clock)
     vote: Vote = field(default_factory=Vote)

@@ -123,7 +123,7 @@ async def create_table(body: TableIn, server: ServerOf, client: Client) -> Table
         creator_hash=creator,
         key_hashes=None if creator is None else [
             creator if i == first else None for i in range(len(body.seats))],
-        turn_timer=body.timer, standin=body.standin, listed=body.public)
+        turn_timer=body.timer, standin=body.standin, listed=body.public, rated=body.rated)
     server.hub.pool.own(table.id, client)  # (its bots' searches are this client's)
     return TableCreated(id=table.id, rules=str(table.rules), seats=[
         SeatLink(seat=s, name=table.seats.names[s], kind=table.seats.kinds[s],
