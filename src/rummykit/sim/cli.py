@@ -95,6 +95,10 @@ def add_commands(sub: Any) -> None:
     stats.add_argument("--players", type=int, help="only games of this many players")
     stats.add_argument("--player", help="one person's name or bot level")
     stats.add_argument("--json", action="store_true", help="print the lines as JSON")
+    stats.add_argument("--ratings", action="store_true",
+                       help="the leaderboards: each rating per preset and player-count group")
+    stats.add_argument("--rerate", action="store_true",
+                       help="work every rating out again from the stored rated games")
     stats.set_defaults(handler=_stats)
 
 
@@ -349,6 +353,8 @@ def _stats(args: argparse.Namespace) -> int:
     if store is None:
         return 2
     try:
+        if args.rerate or args.ratings:
+            return _ratings(args, store)
         lines = store.lines(preset=args.preset, players=args.players, player=args.player)
     except DatabaseError as err:
         print(f"cannot read the database {shown_url(url)}: {database_problem(err)}",
@@ -384,6 +390,56 @@ def _stats(args: argparse.Namespace) -> int:
             "-" if line.accuracy is None else f"{line.accuracy:.1f} ({line.reviewed})",
         )
     _out_console().print(table)
+    return 0
+
+
+def _ratings(args: argparse.Namespace, store: Any) -> int:
+    """``stats --rerate`` and ``stats --ratings``: work the ratings out again, and show
+    the leaderboards (people by name, and a number for those with a browser key)."""
+    from rummykit.ratings import GROUPS, PROVISIONAL_MATCHES, group
+    from rummykit.rules import PRESETS
+
+    if args.preset is not None and args.preset not in PRESETS:
+        print(f"no preset {args.preset!r}; the presets are: {', '.join(PRESETS)}",
+              file=sys.stderr)
+        return 2
+    if args.players is not None and not 2 <= args.players <= 6:
+        print(f"a rated match has 2 to 6 players, not {args.players}", file=sys.stderr)
+        return 2
+    if args.rerate:
+        count = store.rerate()
+        print(f"ratings worked out again from {count} rated matches",
+              file=sys.stderr if args.json else sys.stdout)
+        if not args.ratings:
+            return 0
+    presets = [args.preset] if args.preset is not None else list(PRESETS)
+    groups = [group(args.players)] if args.players is not None else list(GROUPS)
+    boards = [(p, g, store.board(p, g)) for p in presets for g in groups]
+    boards = [(p, g, lines) for p, g, lines in boards if lines]
+    if args.json:
+        print(json.dumps({"ratings": [{"preset": p, "group": g,
+                                       "lines": [line.to_json() for line in lines]}
+                                      for p, g, lines in boards]}))
+        return 0
+    if not boards:
+        print("no rated matches stored yet (rated tables in the browser rate them)")
+        return 0
+    from rich.markup import escape
+    from rich.table import Table
+
+    console = _out_console()
+    for preset_name, grp, lines in boards:
+        table = Table(title=f"ratings: {preset_name}, {grp} players")
+        for col in ("#", "player", "rating", "matches"):
+            table.add_column(col, justify="left" if col == "player" else "right")
+        for line in lines:
+            table.add_row(str(line.place),
+                          escape(shown_name(line.name)) + (" (bot)" if line.kind == "bot"
+                                                           else ""),
+                          f"{line.rating}" + ("?" if line.provisional else ""),
+                          str(line.matches))
+        console.print(table)
+    print(f"? provisional: fewer than {PROVISIONAL_MATCHES} rated matches")
     return 0
 
 
