@@ -383,11 +383,12 @@ def snapshot(page: Any) -> dict[str, Any]:
 
 
 def with_seed(page: Any, seed: int) -> None:
-    """The index page's tables get this seed (the page has no field for it): a known deal."""
+    """The index page's tables get this seed (the page has no field for it): a known deal,
+    so an unrated table (a rated one is shuffled by the server alone)."""
 
     def handle(route: Any) -> None:
         body = json.loads(route.request.post_data or "{}")
-        route.continue_(post_data=json.dumps({**body, "seed": seed}))
+        route.continue_(post_data=json.dumps({**body, "seed": seed, "rated": False}))
 
     page.route("**/api/tables", handle)
 

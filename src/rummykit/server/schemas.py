@@ -279,8 +279,6 @@ class BoardLineOut(Model):
     rating: int
     provisional: bool
     matches: int
-    me: bool = False
-    """This line is the asking browser's."""
 
 
 class BoardOut(Model):
@@ -540,6 +538,8 @@ class TableFacts(Model):
     timer: int | None
     standin: str
     time_left: float | None
+    rated: bool
+    """A rated table: its match moves the ratings; no hints and no undo."""
 
 
 class ViewOut(Model):

@@ -54,7 +54,9 @@ class Sending(HubCore):
                 "hints": {str(number): counts for number, counts in table.hints.counts.items()},
                 "opening": table.rules.opening,
                 "reading": sorted(table.reading),
-                "undo": seat is not None and self._undo_problem(table, seat) is None,
+                "undo": (seat is not None and not table.rated
+                         and self._undo_problem(table, seat) is None),
+                "rated": table.rated,
                 "watchers": table.presence.watching(),
                 "target": table.match.target,
                 "melded": self._melded(table),

@@ -151,6 +151,9 @@ function land(table) {
   window.location.href = `/t/${table.id}?seat=${people[0].seat}`;
 }
 
+// Whether this browser's tables are rated: as it chose last (rated until it chooses not).
+function ratedChoice() { return localStorage.getItem("rummykit.rated") !== "0"; }
+
 // "Play now": this browser against the computer, with the rules and the level used last.
 async function playNow() {
   const box = document.getElementById("play-error");
@@ -162,7 +165,7 @@ async function playNow() {
     ...Array.from({ length: last.bots }, (_, i) => ({ kind: "bot", name: names[i + 1], level: last.level }))];
   try {
     const table = await api("/api/tables", { method: "POST", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ rules: last.rules, seats, key: browserKey() }) });
+      body: JSON.stringify({ rules: last.rules, seats, key: browserKey(), rated: ratedChoice() }) });
     land(table);
   } catch (err) {
     box.textContent = refusalText(err);
@@ -190,8 +193,10 @@ async function start(event) {
       body: JSON.stringify({ rules: rulesText(), seats, key: browserKey(),
                              timer: Number(document.getElementById("timer").value) || null,
                              standin: document.getElementById("standin").value,
-                             public: document.getElementById("public").checked }),
+                             public: document.getElementById("public").checked,
+                             rated: document.getElementById("rated").checked }),
     });
+    localStorage.setItem("rummykit.rated", document.getElementById("rated").checked ? "1" : "0");
     const bots = seats.filter((seat) => seat.kind === "bot");
     if (bots.length) remember(rulesText(), bots[0].level, seats.length === bots.length + 1 ? bots.length : null);
     land(table);
@@ -292,6 +297,7 @@ async function init() {
     const first = document.querySelector("#seats .seat-row [name=name]");
     if (first && nameBox.value.trim()) first.value = nameBox.value.trim();
   });
+  document.getElementById("rated").checked = ratedChoice();
   document.getElementById("make-code").addEventListener("click", makeCode);
   document.getElementById("use-code").addEventListener("click", useCode);
   const data = await api("/api/presets");

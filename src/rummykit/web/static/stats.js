@@ -30,13 +30,91 @@ async function load(offset = 0) {
   }
 }
 
+// The leaderboard of one preset and player-count group: people under the name they chose,
+// bots marked; "?" after a provisional rating.
+async function loadBoard() {
+  const preset = document.getElementById("board-preset").value;
+  const group = document.getElementById("board-group").value;
+  const data = await api(`/api/ratings?${new URLSearchParams({ preset, group })}`);
+  const body = document.querySelector("#board tbody");
+  body.replaceChildren();
+  if (!data.lines.length) body.append(el("tr", {}, el("td", { colspan: 4, text: t("board.none") })));
+  for (const line of data.lines) {
+    body.append(el("tr", { "data-kind": line.kind },
+      el("td", { text: line.place }),
+      el("td", { text: line.kind === "bot" ? t("stats.bot", { name: levelName(line.name) }) : line.name }),
+      el("td", { text: `${line.rating}${line.provisional ? "?" : ""}` }),
+      el("td", { text: line.matches })));
+  }
+}
+
+// A rating's history as a small line: the rating after each rated match.
+function historyChart(history) {
+  const NS = "http://www.w3.org/2000/svg", W = 160, H = 36;
+  const svg = document.createElementNS(NS, "svg");
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  svg.setAttribute("class", "rating-history");
+  svg.setAttribute("role", "img");
+  const values = history.map((h) => h[1]);
+  svg.setAttribute("aria-label", t("board.history", { values: values.join(", ") }));
+  const low = Math.min(...values), high = Math.max(...values), span = Math.max(high - low, 1);
+  const x = (i) => values.length === 1 ? W / 2 : 2 + (i * (W - 4)) / (values.length - 1);
+  const y = (v) => H - 3 - ((v - low) * (H - 6)) / span;
+  const line = document.createElementNS(NS, "polyline");
+  line.setAttribute("points", values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" "));
+  svg.append(line);
+  const dot = document.createElementNS(NS, "circle");
+  dot.setAttribute("cx", x(values.length - 1).toFixed(1));
+  dot.setAttribute("cy", y(values[values.length - 1]).toFixed(1));
+  dot.setAttribute("r", "2.5");
+  svg.append(dot);
+  return svg;
+}
+
+// This browser's ratings (each with its history) and its choice for the leaderboard.
+function showMine(data) {
+  const box = document.getElementById("my-ratings");
+  box.replaceChildren();
+  if (!data.ratings.length) box.append(el("p", { class: "muted", text: t("board.mine_none") }));
+  for (const r of data.ratings) {
+    box.append(el("p", { class: "my-rating", "data-preset": r.preset, "data-group": r.group },
+      el("strong", { text: `${r.preset}, ${t("board.group", { group: r.group })}: ` }),
+      `${r.rating}${r.provisional ? "?" : ""} · ${t("board.matches", { n: r.matches })} `,
+      historyChart(r.history)));
+  }
+  document.getElementById("board-name").value = data.name || "";
+  document.getElementById("board-hidden").checked = data.hidden;
+}
+
+async function saveName(event) {
+  event.preventDefault();
+  const said = document.getElementById("board-said");
+  const name = document.getElementById("board-name").value.trim();
+  try {
+    showMine(await api("/api/ratings/name", { method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ key: browserKey(), name: name || null, hidden: document.getElementById("board-hidden").checked }) }));
+    said.textContent = t("board.saved");
+    await loadBoard();
+  } catch (err) { said.textContent = refusalText(err); }
+}
+
 async function init() {
   const data = await api("/api/presets");
   const select = document.getElementById("preset");
-  for (const name of Object.keys(data.presets)) select.append(el("option", { value: name }, name));
+  const board = document.getElementById("board-preset");
+  for (const name of Object.keys(data.presets)) {
+    select.append(el("option", { value: name }, name));
+    board.append(el("option", { value: name, selected: name === "classic" }, name));
+  }
   select.addEventListener("change", () => load());
   document.getElementById("players").addEventListener("change", () => load());
-  await load();
+  board.addEventListener("change", loadBoard);
+  document.getElementById("board-group").addEventListener("change", loadBoard);
+  document.getElementById("board-name").maxLength = limits().name_length || 40;
+  document.getElementById("board-name-form").addEventListener("submit", saveName);
+  await Promise.all([load(), loadBoard(),
+    api("/api/ratings/mine", { method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ key: browserKey() }) }).then(showMine)]);
 }
 
 i18nReady.then(init);

@@ -63,6 +63,7 @@ export function summaries() {
       body.append(handTable(names, v.revealed_hands, result.points, v.totals, tb.melded), hintsLine(v.deal_number));
     }
     if (tb.settlement) body.append(el("p", { class: "settlement", text: settlementText(names, tb.settlement) }));
+    if (tb.rated) body.append(ratingsLine());
     body.append(sheetTable());
     // A finished match's record and replay are open to whoever has the table's link:
     // these links hold no secret.
@@ -98,6 +99,31 @@ export function summaries() {
     link.href = `${game.state.table.rematch}?seat=${game.state.view.seat}`;  // this browser keeps its seat
     if (!link.isConnected) body.append(el("p", {}, link));
   }
+}
+
+// What a rated match did to each player's rating, once the server has stored it:
+// "Ann 1532 → 1547 (+15)". The line fills in when the answer comes.
+function ratingsLine() {
+  const line = el("p", { id: "rating-changes", class: "rating-changes", text: t("rated.storing") });
+  const ask = async (tries) => {
+    try {
+      const answer = await api(`/api/tables/${tableId}/ratings`);
+      if (!answer.changes.length) {
+        if (tries > 0) setTimeout(() => ask(tries - 1), 500);
+        else line.textContent = game.state.table.abandoned ? t("rated.none") : t("rated.storing");
+        return;
+      }
+      const mine = watching ? null : game.state.view.seat;
+      line.replaceChildren(el("strong", { text: t("rated.title") + " " }),
+        ...answer.changes.flatMap((c, i) => [i ? " · " : "", el("span", {
+          class: c.seat === mine ? "mine" : "", "data-seat": String(c.seat),
+          text: t("rated.change", { name: c.name, before: c.before, after: c.after,
+                                    change: (c.change >= 0 ? "+" : "") + c.change })
+            + (c.provisional ? ` ${t("rated.provisional_mark")}` : "") })]));
+    } catch (err) { line.textContent = refusalText(err); }
+  };
+  ask(20);
+  return line;
 }
 
 // How a deal ended: who went out (with a rummy), or why nobody did.

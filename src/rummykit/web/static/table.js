@@ -277,7 +277,7 @@ export function render() {
 
 function renderAll() {
   const v = game.shown.view, tb = game.shown.table;
-  document.getElementById("rules").textContent = t("status.rules", { rules: tb.rules });
+  document.getElementById("rules").textContent = t("status.rules", { rules: tb.rules }) + (tb.rated ? ` · ${t("rated.badge")}` : "");
   document.getElementById("deal").textContent = t("status.deal", { n: v.deal_number });
   document.getElementById("status").textContent = statusText();
   renderSeats(); renderMiddle(); renderMelds(); renderHandCards(); renderButtons(); renderLog(); renderInvites();
@@ -616,8 +616,10 @@ function renderButtons() {
   end.classList.toggle("hidden", !canDo("end"));
   set("btn-end", canDo("end"), () => send("end"));
   const mine = game.shown.view.to_move === game.shown.view.seat && !game.shown.view.match_over;
-  set("btn-hint", mine && game.shown.table.status === "playing", askHint);
+  set("btn-hint", mine && game.shown.table.status === "playing" && !game.shown.table.rated, askHint);
   set("btn-undo", Boolean(game.shown.table.undo), () => game.socket.send(JSON.stringify({ type: "undo" })));
+  // A rated table gives no hints and takes nothing back: those buttons are not there.
+  for (const id of ["btn-hint", "btn-undo"]) document.getElementById(id).classList.toggle("hidden", Boolean(game.shown.table.rated));
 }
 
 // Why a button cannot be used now: said here where the page knows (nothing selected), else
