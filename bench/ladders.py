@@ -2,8 +2,9 @@
 
 Each ladder is ``rummykit ladder``'s round robin (rummykit.sim.ladder.run_ladder): every
 pair of levels plays the same deals with the seats rotated, the ratings are a
-Bradley-Terry fit on the Elo scale with 95% intervals from resampling whole deals. The
-master searches, so it is slow: it plays here with a short think time, named in the page.
+Bradley-Terry fit on the Elo scale with 95% intervals from resampling whole deals, and
+beside it the same games rated by OpenSkill on the same scale. The master searches, so
+it is slow: it plays here with a short think time, named in the page.
 
 Usage::
 
@@ -57,7 +58,9 @@ def main(argv: list[str] | None = None) -> int:
         "the same deals with the seats rotated (so both sit everywhere), each deal a game "
         "won by the level whose seats scored more (fewer penalty points in `ramino`). "
         "Ratings are a Bradley-Terry fit of every game on the Elo scale (mean 1500); their "
-        "95% intervals resample whole deals, all rotations of a deal together.",
+        "95% intervals resample whole deals, all rotations of a deal together. The "
+        "OpenSkill column rates the same games one by one by OpenSkill (the rated matches' "
+        "method), on the same scale, with its 95% interval.",
         "",
         f"The master plays as `{args.master}` (the options it does not name at their "
         f"defaults, `margin={MARGIN:g},win={WIN:g}`): a short search, far weaker than its default "

@@ -13,6 +13,18 @@ the same shuffle with the seats turned, so their games are correlated, not indep
 Each resample draws, pair by pair, as many deals as the pair played (with replacement) and
 takes every rotation game of each drawn deal together (:func:`resample_deals`). The pairs'
 points intervals are likewise over deals (each deal's mean over its rotations).
+
+Beside the fit, the same games rate the levels by OpenSkill (:mod:`rummykit.ratings`, the
+Weng-Lin method the rated matches use): every level starts at the newcomer's skill and the
+games are rated one by one (:func:`openskill_ratings`), the pairs' games taken in turn,
+deal by deal, so no pair's games all come first. Each level's skill ``mu`` is put on the
+same Elo scale, ``1500 + SCALE * (mu - the levels' mean mu)`` (centred like the fit; with
+``SCALE`` the model's chance that one settled player beats another is Elo's for the
+difference), its interval ``1.96 SCALE sigma`` either side. Rated one game at a time, the
+skills depend a little on the order of the games; ``sigma`` counts every game as
+independent, which the rotations of a deal are not; and after a ladder's few hundred games
+a level's ``sigma`` is still wider than ``SETTLED``, so a level far from the others (the
+random bot) shows further from them than in the fit.
 """
 
 from __future__ import annotations
@@ -26,12 +38,13 @@ from typing import Any, TypeVar
 
 from rummykit.bots import same_bot_key
 from rummykit.engine.scoring import worth
+from rummykit.ratings import SCALE, Skill, rate
 from rummykit.rules import Rules
 from rummykit.sim import Config, Interrupted, Outcome, check, check_workers, simulate
 from rummykit.sim.report import mean_ci
 
 __all__ = ["LadderInterrupted", "LadderResult", "PairResult", "Rating", "check_levels",
-           "plan_ladder", "resample_deals", "run_ladder"]
+           "openskill_ratings", "plan_ladder", "resample_deals", "run_ladder"]
 
 T = TypeVar("T")
 K = TypeVar("K")
@@ -44,6 +57,11 @@ class Rating:
     low: float
     high: float
     games: int
+    openskill: float = 1500.0
+    """The OpenSkill rating of the same games on the Elo scale (centred at 1500)."""
+    openskill_low: float = 1500.0
+    openskill_high: float = 1500.0
+    """``openskill`` less and plus 1.96 sigma (on the Elo scale)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +91,9 @@ class LadderResult:
             "rules": self.rules, "players": self.players, "deals": self.deals,
             "interrupted": self.interrupted,
             "ratings": [{"name": r.name, "elo": r.elo, "ci95": [r.low, r.high],
-                         "games": r.games} for r in self.ratings],
+                         "games": r.games, "openskill": r.openskill,
+                         "openskill_ci95": [r.openskill_low, r.openskill_high]}
+                        for r in self.ratings],
             "pairs": [{"first": p.first, "second": p.second, "deals": p.deals,
                        "points_diff": p.points_diff, "ci95": [p.low, p.high]}
                       for p in self.pairs],
@@ -86,16 +106,19 @@ class LadderResult:
             f"Round robin, {self.deals} deals per pair with the seats rotated; ratings on "
             "the Elo scale (a Bradley-Terry fit of every game, mean 1500) with 95% "
             "bootstrap intervals over whole deals (all rotations of a deal together), "
-            "strongest first.",
+            "strongest first. OpenSkill: the same games rated one by one by OpenSkill, on "
+            "the same scale (mean 1500), with its 95% interval.",
             "",
             *(["Stopped before its end: these are the games played so far.", ""]
               if self.interrupted else []),
-            "| bot | rating | 95% interval | games |",
-            "|---|---|---|---|",
+            "| bot | rating | 95% interval | games | OpenSkill |",
+            "|---|---|---|---|---|",
         ]
         for r in self.ratings:
             lines.append(f"| {r.name} | {r.elo:.0f} | {r.low:.0f} to {r.high:.0f} | "
-                         f"{r.games} |" if r.games else f"| {r.name} | - | not played | 0 |")
+                         f"{r.games} | {r.openskill:.0f} "
+                         f"± {r.openskill_high - r.openskill:.0f} |"
+                         if r.games else f"| {r.name} | - | not played | 0 | - |")
         lines += ["", "| pair | games (deals x rotations) | points per deal, first less second "
                   "(95% CI) |",
                   "|---|---|---|"]
@@ -224,6 +247,8 @@ def _rate(rules: str, players: int, deals: int, levels: list[str],
         pairs.append(PairResult(first, second, games_played, est.mean, est.low, est.high))
     games = {pair: [g for deal in scores for g in deal] for pair, scores in by_deal.items()}
     elo = bradley_terry(len(levels), games)
+    skills = openskill_ratings(len(levels), games)
+    centre = sum(s.mu for s in skills) / len(skills)
     rng = random.Random(f"rummykit/ladder/{seed}")
     samples: list[list[float]] = [[] for _ in levels]
     for _ in range(resamples):
@@ -235,9 +260,33 @@ def _rate(rules: str, players: int, deals: int, levels: list[str],
         low = ordered[int(0.025 * (len(ordered) - 1))] if ordered else elo[k]
         high = ordered[int(0.975 * (len(ordered) - 1))] if ordered else elo[k]
         count = sum(len(v) for pair, v in games.items() if k in pair)
-        table.append(Rating(name, elo[k], low, high, count))
+        skill = 1500 + SCALE * (skills[k].mu - centre)
+        spread = 1.96 * SCALE * skills[k].sigma
+        table.append(Rating(name, elo[k], low, high, count, skill, skill - spread,
+                            skill + spread))
     table.sort(key=lambda r: (r.games == 0, -r.elo))  # a level not played yet: last
     return LadderResult(rules, players, deals, tuple(table), tuple(pairs), interrupted)
+
+
+def openskill_ratings(n: int, games: Mapping[tuple[int, int], Sequence[float]]
+                      ) -> list[Skill]:
+    """The skills of ``n`` levels, each starting at the newcomer's, after every game.
+
+    ``games[(i, j)]`` holds level i's score against level j in each game (1, 0.5 a draw,
+    0), in the order played (deal by deal). Rated one at a time, the games are taken in
+    rounds: round ``t`` rates each pair's ``t``-th game, the pairs in their order turned by
+    ``t`` places (each pair first as often as the others), so neither a pair's place in
+    the round robin nor when it was played weighs on the skills."""
+    skills = [Skill() for _ in range(n)]
+    pairs = list(games)
+    for t in range(max((len(scores) for scores in games.values()), default=0)):
+        shift = t % len(pairs)
+        for i, j in pairs[shift:] + pairs[:shift]:
+            if t < len(games[(i, j)]):
+                score = games[(i, j)][t]
+                ranks = [1, 2] if score == 1 else [2, 1] if score == 0 else [1, 1]
+                skills[i], skills[j] = rate([skills[i], skills[j]], ranks)
+    return skills
 
 
 def bradley_terry(n: int, games: dict[tuple[int, int], list[float]]) -> list[float]:
