@@ -83,7 +83,8 @@ def play(
     say(f"(The shuffles came from seed {game.seed}.)")
     problem = None
     if finished and stats_url is not None:
-        told, failed = store_match(match, [match.names[0], *game.levels], stats_url)
+        told, failed = store_match(match, [match.names[0], *game.levels], stats_url,
+                                   rated=game.rated)
         if failed:
             problem = told
         else:
@@ -168,6 +169,8 @@ def _play_loop(game: LocalGame, stdin: TextIO, stdout: TextIO,
             continue
         if line in ("h", "hint"):
             say("Hint: " + hint(v).reason)  # (seeded by the position: asked again, the same)
+            if game.helped():
+                say("(With a hint this match is no longer rated.)")
             continue
         try:
             game.play(Action.parse(line))

@@ -56,6 +56,10 @@ class LocalGame:
     """The bot spec of seats 1 and on."""
     seed: int
     save: Path | None = None
+    rated: bool = True
+    """The match counts for the person's rating (stored rated, as the person's name):
+    played from its first card, on a shuffle nobody chose, without a hint or an undo.
+    :meth:`helped` clears it."""
     bots: list[Bot] = field(init=False)
     rngs: list[random.Random] = field(init=False)
     stop: threading.Event = field(init=False, default_factory=threading.Event)
@@ -84,11 +88,13 @@ class LocalGame:
         parsed.check_players(players)
         levels = seat_levels(bots, players - 1)
         target = check_file(save, "save") if save else None
+        chosen = seed is not None
         if seed is None:
             seed = random.SystemRandom().randrange(1 << 31)
         names = [name] + [f"{make_bot(level).name.capitalize()} {i}"
                           for i, level in enumerate(levels, 1)]
-        game = cls(Match(parsed, players=names, seed=seed), levels, seed, target)
+        game = cls(Match(parsed, players=names, seed=seed), levels, seed, target,
+                   rated=not chosen)
         game.write()
         return game
 
@@ -117,7 +123,8 @@ class LocalGame:
             levels = [found.group(1).lower() if (found := _BOT_NAME.match(n)) else "random"
                       for n in match.names[1:]]
         target = check_file(save or path, "save")
-        game = cls(match, levels, rec.seed or 0, target)
+        # (what helped the person before the record was saved is not in it: unrated)
+        game = cls(match, levels, rec.seed or 0, target, rated=False)
         game.write()
         return game
 
@@ -172,12 +179,19 @@ class LocalGame:
         problem = self.undo_problem()
         if problem is not None:
             raise UsageError(problem)
+        self.helped()
         rec = records.from_match(self.match)
         rec.deals[-1].actions.pop()
         match = records.replay(rec).match
         match.auto_deal = True
         self.match = match
         self.write()
+
+    def helped(self) -> bool:
+        """The person had a hint or an undo: the match is no longer rated. True the
+        first time (to say so once)."""
+        was, self.rated = self.rated, False
+        return was
 
     def write(self) -> None:
         """Save the record as it stands (where asked), atomically."""
@@ -267,10 +281,12 @@ def match_summary(match: Match) -> list[str]:
     return lines
 
 
-def store_match(match: Match, players: list[str], url: str) -> tuple[str, bool]:
+def store_match(match: Match, players: list[str], url: str, *, rated: bool = False
+                ) -> tuple[str, bool]:
     """Store a finished match in the statistics at ``url`` ("" for the default database):
     what to tell the person in one line, and whether it failed (a database that cannot be
-    opened or written; a missing extra is said, not a failure)."""
+    opened or written; a missing extra is said, not a failure). A ``rated`` match moves
+    the ratings of the person (by name) and of the bot levels; the line says how."""
     try:
         from sqlalchemy.exc import DatabaseError
 
@@ -282,13 +298,21 @@ def store_match(match: Match, players: list[str], url: str) -> tuple[str, bool]:
     except StoreError as err:
         return f"Statistics not stored: {err}", True
     try:
-        store.add_match(match, ["person"] + ["bot"] * (len(players) - 1), names=players,
-                        source="play", record=records.dumps(records.from_match(match)))
+        game_id = store.add_match(match, ["person"] + ["bot"] * (len(players) - 1),
+                                  names=players, source="play", rated=rated,
+                                  record=records.dumps(records.from_match(match)))
+        changes = store.rating_changes(game_id) if rated else []
     except DatabaseError as err:
         return (f"Statistics not stored: cannot write to the database "
                 f"{shown_url(str(store.engine.url))}: {database_problem(err)}"), True
     finally:
         store.close()
+    if changes:
+        mine = changes[0]
+        return (f"Match stored in the statistics. Your {match.rules.preset_name or 'rules'} "
+                f"rating: {mine.before} → {mine.after} ({mine.after - mine.before:+d})"
+                + (", provisional" if mine.provisional else "")
+                + " (rummykit stats --ratings)."), False
     return "Match stored in the statistics (rummykit stats).", False
 
 

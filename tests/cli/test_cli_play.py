@@ -408,3 +408,47 @@ def test_command_play_same_seed_same_game(tmp_path: Path) -> None:
     kept = [line for line in (first.stdout + second.stdout).splitlines()
             if line.startswith("Record saved to ")]
     assert len(kept) == 2 and kept[0] != kept[1]
+
+
+def test_terminal_matches_are_rated_unless_helped_or_seeded(tmp_path: Path) -> None:
+    """(Issue: ratings) A terminal match against bots, played on the server's shuffle
+    without a hint, moves the person's rating (by name) and the bot level's in the local
+    database; a chosen seed or a hint leaves the match unrated (and says so)."""
+    from rummykit.stats import Store
+
+    db = f"sqlite:///{tmp_path / 'stats.db'}"
+
+    def one(seed: int | None, hinted: bool) -> str:
+        player = Player(3, lambda _: False)
+        asked = [not hinted]
+
+        def answer(output: str) -> str | None:
+            if output.rstrip().splitlines()[-2].startswith("Review this match?"):
+                return None
+            if not asked[0] and output.rstrip().endswith(">"):
+                asked[0] = True
+                return "hint"
+            return player(output)
+
+        out = io.StringIO()
+        assert play("one-deal", 2, seed, "Zoe", "random", None, Scripted(out, answer), out,
+                    stats_url=db) == 0
+        return out.getvalue()
+
+    output = one(None, hinted=False)
+    said = last_line(output, "Match stored in the statistics.")
+    assert re.search(r"Your one-deal rating: \d+ → \d+ \([+-]\d+\), provisional", said)
+    store = Store(db)
+    try:
+        board = {line.name: line for line in store.board("one-deal", "2")}
+        assert board["Zoe"].kind == "person" and board["random"].kind == "bot"
+        assert board["Zoe"].matches == board["random"].matches == 1
+        seeded = one(7, hinted=False)
+        assert "rating" not in last_line(seeded, "Match stored in the statistics")
+        hinted = one(None, hinted=True)
+        assert "(With a hint this match is no longer rated.)" in hinted
+        assert "rating" not in last_line(hinted, "Match stored in the statistics")
+        assert {line.name: line.matches for line in store.board("one-deal", "2")} == {
+            "Zoe": 1, "random": 1}
+    finally:
+        store.close()

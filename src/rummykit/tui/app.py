@@ -492,7 +492,8 @@ class RummyApp(App[int]):
     def finish(self) -> None:
         if self.stats_url is not None:
             told, failed = store_match(self.game.match,
-                                       [self.game.names[0], *self.game.levels], self.stats_url)
+                                       [self.game.names[0], *self.game.levels], self.stats_url,
+                                       rated=self.game.rated)
             if failed:
                 self.problem = told
                 self.log_line(Text(told, style="bold red"))
@@ -707,6 +708,8 @@ class RummyApp(App[int]):
         if self.game.stop.is_set():
             return  # the person is leaving
         self.hints += 1
+        if self.game.helped():
+            self.log_line(Text("With a hint this match is no longer rated.", style="dim"))
         # (the reason begins with the action: "discard KS: KS is your highest card ...")
         reason = with_symbols(found.reason)
         self.notify(reason, title="Hint", timeout=12)
