@@ -10,10 +10,12 @@ conservative estimate ``mu - 3 sigma`` put on a scale like Elo's (:func:`display
   table of four, and at five and six several presets deal smaller hands or a second deck,
   so those tables are apart from the common three or four.
 - **Ranking.** A match ranks its players by its own outcome (:func:`ranking`): the winner
-  first, then the others by their final totals (higher first; where the preset counts
-  totals against a player, lower first), equal totals tied. A person who left and whose
-  table ended the match then is last. A match without an outcome (the stand-ins played it
-  to its end after everyone left, so it was stored unfinished) is not rated.
+  first, then the others by how long they lasted (a Ramino player knocked out later is
+  placed higher), then by their final totals (higher first; where the preset counts
+  totals against a player, lower first), equal totals tied. A person who left (their
+  table ended the match then, or the computer played their seat to the end) is last. A
+  match of several people that the stand-ins played to its end after every one of them
+  left has no outcome: it is not rated.
 - **The scale.** ``display = 1500 + SCALE * ((mu - 3 sigma) - (MU - 3 SETTLED))``: a
   player whose uncertainty has settled to ``SETTLED`` at the starting skill shows 1500,
   and a difference of ``d`` shown points between settled players is a difference of
@@ -29,7 +31,7 @@ conservative estimate ``mu - 3 sigma`` put on a scale like Elo's (:func:`display
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -136,26 +138,29 @@ def bot_start(preset: str | None, level: str, players: int) -> Skill:
 
 
 def ranking(rules: Rules, totals: Sequence[int], winner: int | None,
-            left: int | None = None) -> list[int]:
+            left: Collection[int] = (), played: Sequence[int] | None = None) -> list[int]:
     """Each seat's place in a match (1 the best; equal places are ties): the winner (if
-    the match has a single one) first, the others by their totals as the rules weigh them,
-    the seat of a person who left (``left``, whose table ended the match then) last.
+    the match has a single one) first; the others by how long they lasted (``played``,
+    the deals each took part in: where players are knocked out, as in Ramino, one out
+    later placed higher), then by their totals as the rules weigh them; the seats of
+    people who left (``left``) last.
 
     >>> from rummykit.rules import preset
     >>> ranking(preset("classic"), [10, 40, 40], winner=1)
     [3, 1, 2]
-    >>> ranking(preset("ramino"), [101, 20, 55], winner=1)
-    [3, 1, 2]
-    >>> ranking(preset("classic"), [0, 30, 0], winner=None, left=1)
+    >>> ranking(preset("ramino"), [103, 140, 60], winner=2, played=[4, 6, 6])
+    [3, 2, 1]
+    >>> ranking(preset("classic"), [0, 30, 0], winner=None, left={1})
     [1, 3, 1]
     """
 
-    def key(seat: int) -> tuple[int, int]:
-        if seat == left:
-            return (2, 0)
+    def key(seat: int) -> tuple[int, int, int]:
+        if seat in left:
+            return (2, 0, 0)
         if seat == winner:
-            return (0, 0)
-        return (1, -worth(rules, totals[seat]))
+            return (0, 0, 0)
+        lasted = 0 if played is None else -played[seat]
+        return (1, lasted, -worth(rules, totals[seat]))
 
     keys = [key(seat) for seat in range(len(totals))]
     return [1 + sum(1 for other in keys if other < mine) for mine in keys]

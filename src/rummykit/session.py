@@ -22,7 +22,7 @@ from typing import Any
 
 from rummykit import record as records
 from rummykit.analysis import Class, Review
-from rummykit.bots import BOTS, Bot, make_bot, seat_levels
+from rummykit.bots import BOTS, Bot, make_bot, parse_bot, seat_levels
 from rummykit.bots.master import MasterBot
 from rummykit.cards import CARDS, Card
 from rummykit.cliutil import UsageError, atomic_write, check_file
@@ -93,8 +93,11 @@ class LocalGame:
             seed = random.SystemRandom().randrange(1 << 31)
         names = [name] + [f"{make_bot(level).name.capitalize()} {i}"
                           for i, level in enumerate(levels, 1)]
+        # Rated: the preset's own rules, the levels' own settings, the server's shuffle.
+        plain = str(parsed) == parsed.preset_name and not any(
+            parse_bot(level)[1] for level in levels)
         game = cls(Match(parsed, players=names, seed=seed), levels, seed, target,
-                   rated=not chosen)
+                   rated=plain and not chosen)
         game.write()
         return game
 

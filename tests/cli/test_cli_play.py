@@ -413,12 +413,12 @@ def test_command_play_same_seed_same_game(tmp_path: Path) -> None:
 def test_terminal_matches_are_rated_unless_helped_or_seeded(tmp_path: Path) -> None:
     """(Issue: ratings) A terminal match against bots, played on the server's shuffle
     without a hint, moves the person's rating (by name) and the bot level's in the local
-    database; a chosen seed or a hint leaves the match unrated (and says so)."""
+    database; a chosen seed, a hint (said) or house rules leave the match unrated."""
     from rummykit.stats import Store
 
     db = f"sqlite:///{tmp_path / 'stats.db'}"
 
-    def one(seed: int | None, hinted: bool) -> str:
+    def one(seed: int | None, hinted: bool, rules: str = "one-deal") -> str:
         player = Player(3, lambda _: False)
         asked = [not hinted]
 
@@ -431,7 +431,7 @@ def test_terminal_matches_are_rated_unless_helped_or_seeded(tmp_path: Path) -> N
             return player(output)
 
         out = io.StringIO()
-        assert play("one-deal", 2, seed, "Zoe", "random", None, Scripted(out, answer), out,
+        assert play(rules, 2, seed, "Zoe", "random", None, Scripted(out, answer), out,
                     stats_url=db) == 0
         return out.getvalue()
 
@@ -448,6 +448,9 @@ def test_terminal_matches_are_rated_unless_helped_or_seeded(tmp_path: Path) -> N
         hinted = one(None, hinted=True)
         assert "(With a hint this match is no longer rated.)" in hinted
         assert "rating" not in last_line(hinted, "Match stored in the statistics")
+        # House rules: a rating is per preset, so the match is not rated.
+        house = one(None, hinted=False, rules="one-deal(aces=high-low)")
+        assert "rating" not in last_line(house, "Match stored in the statistics")
         assert {line.name: line.matches for line in store.board("one-deal", "2")} == {
             "Zoe": 1, "random": 1}
     finally:

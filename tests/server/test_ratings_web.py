@@ -6,6 +6,7 @@ or not at all), and each person sees their rating's history."""
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 import pytest
@@ -14,7 +15,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from rummykit.db import connect
-from rummykit.db.models import RatingChangeRow
+from rummykit.db.models import GameRow, RatingChangeRow
 from rummykit.ratings import MU, SIGMA, Skill, rate
 from rummykit.stats import Store
 
@@ -51,7 +52,7 @@ def changes_when_stored(client: TestClient, table_id: str) -> dict[str, Any]:
         answer: dict[str, Any] = client.get(f"/api/tables/{table_id}/ratings").json()
         if answer["changes"]:
             return answer
-        __import__("time").sleep(0.05)
+        time.sleep(0.05)
     raise AssertionError(answer)
 
 
@@ -116,6 +117,9 @@ def test_a_chosen_name_or_none_on_the_leaderboard(client: TestClient) -> None:
     names = [line["name"] for line in
              client.get("/api/ratings", params={"preset": RULES}).json()["lines"]]
     assert names == ["Annie"]
+    # Nor is Bob's rating shown at the end of his table.
+    seats = [c["seat"] for c in client.get(f"/api/tables/{table_id}/ratings").json()["changes"]]
+    assert seats == [0]
     bad = client.post("/api/ratings/name", json={"key": KEYS[0], "name": "a\u202eb"})
     assert bad.status_code == 400 and bad.json()["code"] == "name-invalid"
     unknown = client.get("/api/ratings", params={"preset": "gin"})
@@ -126,6 +130,16 @@ def test_a_rated_table_refuses_a_seed_hints_and_undo(client: TestClient) -> None
     seeded = client.post("/api/tables", json={"rules": RULES, "seats": TWO, "seed": 3,
                                               "rated": True})
     assert seeded.status_code == 400 and seeded.json()["code"] == "rated-seed"
+    # A rating is per preset and per level: no house rules, no level's settings changed.
+    for body, code in (({"rules": "one-deal(aces=high-low)", "seats": TWO}, "rated-rules"),
+                       ({"rules": RULES, "seats": [person("Ann"),
+                                                   bot("Bob", "master(think=0.01)")]},
+                        "rated-level"),
+                       ({"rules": RULES, "seats": TWO, "standin": "master(think=0.01)"},
+                        "rated-level")):
+        refused = client.post("/api/tables", json={**body, "rated": True})
+        assert refused.status_code == 400 and refused.json()["code"] == code, refused.text
+    assert not client.app.state.server.hub.tables  # type: ignore[attr-defined]
     table_id, tokens, seed = rated_table(client, [person("Ann"), bot("Bob", "greedy")])
     with client.websocket_connect(f"/ws/{table_id}") as ws:
         ws.send_json({"type": "hello", "token": tokens[0]})
@@ -138,3 +152,32 @@ def test_a_rated_table_refuses_a_seed_hints_and_undo(client: TestClient) -> None
                     break
             assert message["code"] == code, message
     del seed
+
+
+def test_a_seat_played_without_a_browser_key_leaves_the_match_unrated(
+        client: TestClient, db_url: str) -> None:
+    """A person is rated by their browser's key: a seat played through its link alone
+    (an API client sending no key) has nobody to rate, so the match is stored unrated."""
+    table_id, tokens, seed = rated_table(client, TWO)
+    shadow = Shadow(RULES, ["Ann", "Bob"], seed)
+    with seated(client, table_id, tokens) as conns:
+        rng = random.Random(seed)
+        while not shadow.match.is_over:
+            step(conns, shadow, shadow.choose(shadow.deal.to_move, rng))
+    engine = connect(db_url)
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            with Session(engine) as session:
+                game = session.scalar(select(GameRow))
+                if game is not None:
+                    assert not game.rated
+                    assert session.scalar(
+                        select(func.count()).select_from(RatingChangeRow)) == 0
+                    break
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+    finally:
+        engine.dispose()
+    assert client.get(f"/api/tables/{table_id}/ratings").json() == {"rated": True,
+                                                                     "changes": []}

@@ -83,9 +83,14 @@ def test_unrated_abandoned_and_left(store: Store) -> None:
     assert count(store, RatingChangeRow) == 0
     # Ann left and the table ended the match: her loss, whatever the totals.
     game_id = store.add_match(match, ["person", "person"], names=["Ann", "Bob"],
-                              rated=True, left=0)
+                              rated=True, left=[0])
     places = {c.seat: c.place for c in store.rating_changes(game_id)}
     assert places == {0: 2, 1: 1}
+    # Alone against the computer, she left and it played her seat to the end: her loss
+    # (stored unfinished, and rated).
+    game_id = store.add_match(match, ["person", "bot"], names=["Ann", "greedy"],
+                              rated=True, abandoned=True, left=[0])
+    assert {c.seat: c.place for c in store.rating_changes(game_id)} == {0: 2, 1: 1}
 
 
 def test_a_failure_before_the_commit_stores_and_rates_nothing(

@@ -39,16 +39,22 @@ def test_rummy500_ranks_by_melded_totals() -> None:
     assert ranking(preset("rummy500"), [510, 320, 455], winner=0) == [1, 3, 2]
 
 
-def test_penalty_presets_rank_fewer_points_higher() -> None:
-    # Seed Ramino: penalty points count against a player; the last one in wins.
-    assert ranking(preset("ramino"), [104, 12, 55, 101], winner=1) == [4, 1, 2, 3]
+def test_penalty_presets_rank_fewer_points_higher_and_later_knock_outs_higher() -> None:
+    rules = preset("ramino")
+    # Seed Ramino: a player whose penalty points pass 100 is out; the last one in wins.
+    # Seat 0 went out after 4 deals, seats 1 and 3 after 6 (seat 3 with more points),
+    # seat 2 won in the 7th: later out is higher, then fewer points.
+    assert ranking(rules, [103, 104, 60, 121], winner=2, played=[4, 6, 7, 6]) == [4, 2, 1, 3]
+    # Where nobody is knocked out (every deal played by all) fewer points rank higher.
+    assert ranking(rules, [30, 12, 55], winner=1, played=[3, 3, 3]) == [2, 1, 3]
 
 
 def test_a_player_who_left_is_last_and_a_match_without_a_winner_ranks_by_totals() -> None:
     rules = preset("classic")
     # The person at seat 2 left and the others ended the match: that seat is last, the
     # others by their totals (nobody won the match by its rules).
-    assert ranking(rules, [60, 60, 300], winner=None, left=2) == [1, 1, 3]
+    assert ranking(rules, [60, 60, 300], winner=None, left={2}) == [1, 1, 3]
+    assert ranking(rules, [60, 10, 300], winner=1, left={0, 2}) == [2, 1, 2]  # (tied last)
     # Nobody won (equal totals at the top): by the totals alone, ties as ties.
     assert ranking(rules, [60, 60, 30], winner=None) == [1, 1, 3]
 

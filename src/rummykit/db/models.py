@@ -56,8 +56,9 @@ class GameRow(Base):
     is stored unfinished, won and lost by nobody."""
     rated: Mapped[bool] = mapped_column(Boolean, server_default=false())
     """Played at a rated table (or rated in the terminal): it moves its players' ratings."""
-    left_seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    """The seat of a person who left, whose table ended the match then (their loss)."""
+    left_seats: Mapped[str] = mapped_column(String(20), server_default="")
+    """The seats of people who left, comma-separated (their loss, in a rated match): the
+    table ended the match then, or the computer played their seat to its end."""
     record: Mapped[str | None] = mapped_column(Text, nullable=True)
     seats: Mapped[list[SeatRow]] = relationship(back_populates="game", cascade="all")
 

@@ -130,7 +130,7 @@ class Store:
         results: Sequence[DealResult], totals: Sequence[int], winner: int | None,
         finished: bool, unit: str = "match", source: str = "play", record: str | None = None,
         played: Sequence[int] | None = None, keys: Sequence[str | None] | None = None,
-        abandoned: bool = False, rated: bool = False, left: int | None = None,
+        abandoned: bool = False, rated: bool = False, left: Sequence[int] = (),
         session: Session | None = None,
     ) -> int:
         """Store one game and return its id.
@@ -138,8 +138,9 @@ class Store:
         ``played`` counts the deals each seat took part in (all of them by default);
         ``keys`` holds each seat's player key, hashed (None where there is none). A
         ``rated`` game moves its players' ratings (:mod:`rummykit.stats.rated`) in the
-        transaction that stores it; ``left`` is the seat of a person who left, whose
-        table ended the match then (their loss). With ``session`` the game is added to
+        transaction that stores it; ``left`` holds the seats of people who left (their
+        table ended the match then, or the computer played their seat to its end): they
+        lost it. With ``session`` the game is added to
         that session's transaction, which the caller commits (with what else it stores
         there); otherwise it is committed here."""
         if len(names) != len(kinds) or len(names) != len(totals):
@@ -153,7 +154,7 @@ class Store:
             preset=rules.preset_name, scoring=rules.scoring, players=len(names),
             finished=finished, winner=winner,
             deals=len(results), record=record, abandoned=abandoned, rated=rated,
-            left_seat=left,
+            left_seats=",".join(str(s) for s in sorted(left)),
         )
         for seat, (name, kind) in enumerate(zip(names, kinds, strict=True)):
             game.seats.append(SeatRow(
@@ -180,12 +181,12 @@ class Store:
         self, match: Match, kinds: Sequence[str], *, names: Sequence[str] | None = None,
         source: str = "play", record: str | None = None,
         keys: Sequence[str | None] | None = None, abandoned: bool = False,
-        rated: bool = False, left: int | None = None, session: Session | None = None,
+        rated: bool = False, left: Sequence[int] = (), session: Session | None = None,
     ) -> int:
         """Store a match (``names`` default to the match's: a bot's level goes here). An
         ``abandoned`` match (the computer players finished it after every person had left)
-        is stored unfinished: nobody won or lost it, and it is not rated. ``rated``,
-        ``left`` and ``session``: as :meth:`add_game`."""
+        is stored unfinished: nobody won or lost it, and it is not rated unless someone
+        in ``left`` lost it. ``rated``, ``left`` and ``session``: as :meth:`add_game`."""
         results = [d.result for d in match.finished if d.result is not None]
         played = [sum(1 for d in match.finished if d.active[seat])
                   for seat in range(match.players)]
@@ -193,8 +194,8 @@ class Store:
             rules=match.rules, names=list(names or match.names), kinds=kinds, results=results,
             totals=match.totals, winner=None if abandoned else match.winner,
             finished=match.is_over and not abandoned, source=source, record=record,
-            played=played, keys=keys, abandoned=abandoned, rated=rated and not abandoned,
-            left=left, session=session,
+            played=played, keys=keys, abandoned=abandoned,
+            rated=rated and (not abandoned or bool(left)), left=left, session=session,
         )
 
     # -- ratings -------------------------------------------------------------------

@@ -19,6 +19,7 @@ from typing import Any
 
 from sqlalchemy import delete, distinct, func, select
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from rummykit.db.models import (
@@ -69,28 +70,34 @@ def rate_game(session: Session, game: GameRow) -> list[Change]:
         return []
     seats = sorted(game.seats, key=lambda s: s.seat)
     totals = [s.total for s in seats]
-    if (not game.finished and game.left_seat is None) or len(seats) < 2:
+    left = {int(s) for s in game.left_seats.split(",") if s}
+    if (not game.finished and not left) or len(seats) < 2:
         return []  # (no outcome: the stand-ins finished it after everyone left)
     places = ranking(Rules.parse(game.rules), totals,
-                     game.winner if game.finished else None, game.left_seat)
+                     game.winner if game.finished else None, left,
+                     [s.deals_played for s in seats])
     if session.scalar(select(RatingChangeRow.id).where(
             RatingChangeRow.game_id == game.id).limit(1)) is not None:
         return []
     grp = group(game.players)
     subjects = [subject_of(s) for s in seats]
-    rows = _rows(session, sorted(set(subjects)), game.preset, grp)
-    before: list[Skill] = []
+    # A subject's first rating here is made first, each in a savepoint: where another
+    # server process makes the same one in the same moment, its row is taken instead.
     for seat, subject in zip(seats, subjects, strict=True):
-        row = rows.get(subject)
-        if row is None:
-            start = (bot_start(game.preset, seat.player, game.players) if seat.kind == "bot"
-                     else Skill())
-            row = RatingRow(subject=subject, kind=seat.kind, name=seat.player,
-                            preset=game.preset, grp=grp, mu=start.mu, sigma=start.sigma,
-                            matches=0, updated_at=game.created_at)
-            session.add(row)
-            rows[subject] = row
-        before.append(Skill(row.mu, row.sigma, row.matches))
+        if _rows(session, [subject], game.preset, grp, lock=False):
+            continue
+        start = (bot_start(game.preset, seat.player, game.players) if seat.kind == "bot"
+                 else Skill())
+        try:
+            with session.begin_nested():
+                session.add(RatingRow(subject=subject, kind=seat.kind, name=seat.player,
+                                      preset=game.preset, grp=grp, mu=start.mu,
+                                      sigma=start.sigma, matches=0,
+                                      updated_at=game.created_at))
+        except IntegrityError:
+            pass
+    rows = _rows(session, sorted(set(subjects)), game.preset, grp)
+    before = [Skill(rows[s].mu, rows[s].sigma, rows[s].matches) for s in subjects]
     after = rate(before, places)
     merged: dict[str, list[Skill]] = {}
     for subject, skill in zip(subjects, after, strict=True):
@@ -116,15 +123,16 @@ def rate_game(session: Session, game: GameRow) -> list[Change]:
     return out
 
 
-def _rows(session: Session, subjects: Sequence[str], preset: str, grp: str
-          ) -> dict[str, RatingRow]:
-    """The subjects' ratings, locked until the transaction ends (another server process
-    rating a match of the same players waits for this one)."""
+def _rows(session: Session, subjects: Sequence[str], preset: str, grp: str, *,
+          lock: bool = True) -> dict[str, RatingRow]:
+    """The subjects' ratings; with ``lock``, locked until the transaction ends (another
+    server process rating a match of the same players waits for this one)."""
     query = (select(RatingRow)
              .where(RatingRow.subject.in_(subjects), RatingRow.preset == preset,
                     RatingRow.grp == grp)
-             .order_by(RatingRow.subject)
-             .with_for_update())
+             .order_by(RatingRow.subject))
+    if lock:
+        query = query.with_for_update()
     return {row.subject: row for row in session.scalars(query)}
 
 

@@ -209,6 +209,13 @@ class Lifecycle(HubCore):
         if rated and seed is not None:
             raise HubError("a rated table is shuffled by the server: no chosen seed",
                            code="rated-seed")
+        if rated and str(rules) != rules.preset_name:
+            raise HubError("a rated table plays a preset's own rules, with no house rules "
+                           "(a rating is per preset)", code="rated-rules")
+        if rated and any(parse_bot(level)[1] for level in
+                         [standin, *(s.level for s in seats if s.kind == "bot" and s.level)]):
+            raise HubError("a rated table's computer players play at their levels' own "
+                           "settings (a level is rated as itself)", code="rated-level")
         names = [s.name.strip() for s in seats]
         if seed is None:
             # Wide enough that nobody can find it from the cards he sees by trying them all.

@@ -240,6 +240,19 @@ class Storage:
         # A person's results belong to the key of the browser that claimed the seat.
         keys = [table.seats.key_hashes[s] if table.seats.kinds[s] == "person" else None
                 for s in range(table.players)]
+        seats = table.seats
+        people = [s for s in range(table.players) if seats.kinds[s] == "person"]
+        # Who left a rated match lost it: the seat whose leaving ended it, and each person
+        # whose seat the computer played to its end (handed over, or gone). Where every
+        # person of several left, nobody played it: it is not rated (``abandoned``).
+        gone = {s for s in people
+                if seats.standing[s] and (seats.away[s] or not table.presence.connected(s))}
+        left = sorted(gone | ({table.ended_by} if table.ended_by is not None else set()))
+        if len(people) > 1 and gone == set(people):
+            left = []
+        # A person is rated by their browser's key: a seat played without one (through
+        # the API) leaves the match unrated.
+        rated = table.rated and all(seats.key_hashes[s] for s in people)
         # The match's game, its ratings and the table's end: one transaction (a crash
         # between them neither loses the match nor counts or rates it twice).
         with Session(self.engine) as session, session.begin():
@@ -250,7 +263,7 @@ class Storage:
             row.game_id = store.add_match(
                 table.match, table.seats.kinds, names=players, source="web",
                 record=records.dumps(records.from_match(table.match)), keys=keys,
-                abandoned=table.abandoned, rated=table.rated, left=table.ended_by,
+                abandoned=table.abandoned, rated=rated, left=left,
                 session=session)
             row.status = "finished"
             row.ended_by = table.ended_by

@@ -11,7 +11,7 @@ from fastapi import APIRouter, Query
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from rummykit.db.models import SeatRow, TableRow
+from rummykit.db.models import BoardNameRow, SeatRow, TableRow
 from rummykit.errors import shown
 from rummykit.limits import NAME_LENGTH
 from rummykit.names import printable_name
@@ -49,7 +49,8 @@ def _preset(preset: str) -> str:
 
 @router.get("/tables/{table_id}/ratings")
 async def table_ratings(table_id: str, server: ServerOf) -> TableRatingsOut:
-    """Whether a table is rated and what its stored match did to each seat's rating."""
+    """Whether a table is rated and what its stored match did to each seat's rating (but
+    the rating of a person who chose to stay off the leaderboard)."""
 
     def read() -> TableRatingsOut:
         with Session(server.engine) as session:
@@ -60,10 +61,14 @@ async def table_ratings(table_id: str, server: ServerOf) -> TableRatingsOut:
                 return TableRatingsOut(rated=table.rated, changes=[])
             seats = {row.seat: row for row in session.scalars(
                 select(SeatRow).where(SeatRow.game_id == table.game_id))}
+            # (a person who chose to stay off the leaderboard: their rating is not shown)
+            hidden = set(session.scalars(select(BoardNameRow.subject).where(
+                BoardNameRow.hidden)))
             changes = [RatingChangeOut(
                 seat=c.seat, name=seats[c.seat].player, kind=seats[c.seat].kind,
                 place=c.place, before=c.before, after=c.after, change=c.after - c.before,
-                provisional=c.provisional) for c in rated.changes(session, table.game_id)]
+                provisional=c.provisional) for c in rated.changes(session, table.game_id)
+                if c.subject not in hidden]
             return TableRatingsOut(rated=table.rated, changes=changes)
 
     return await asyncio.to_thread(read)

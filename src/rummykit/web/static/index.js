@@ -165,7 +165,9 @@ async function playNow() {
     ...Array.from({ length: last.bots }, (_, i) => ({ kind: "bot", name: names[i + 1], level: last.level }))];
   try {
     const table = await api("/api/tables", { method: "POST", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ rules: last.rules, seats, key: browserKey(), rated: ratedChoice() }) });
+      // (house rules or a level's own settings are not rated: a rating is per preset)
+      body: JSON.stringify({ rules: last.rules, seats, key: browserKey(),
+                             rated: ratedChoice() && !last.rules.includes("(") && !String(last.level).includes("(") }) });
     land(table);
   } catch (err) {
     box.textContent = refusalText(err);

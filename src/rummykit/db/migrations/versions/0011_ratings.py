@@ -23,7 +23,8 @@ def upgrade() -> None:
     with op.batch_alter_table("games") as batch:
         batch.add_column(sa.Column("rated", sa.Boolean(), nullable=False,
                                    server_default=sa.false()))
-        batch.add_column(sa.Column("left_seat", sa.Integer(), nullable=True))
+        batch.add_column(sa.Column("left_seats", sa.String(20), nullable=False,
+                                   server_default=""))
     op.create_table(
         "ratings",
         sa.Column("id", sa.Integer(), primary_key=True),
@@ -75,7 +76,7 @@ def downgrade() -> None:
     op.drop_index("ix_ratings_board", table_name="ratings")
     op.drop_table("ratings")
     with op.batch_alter_table("games") as batch:
-        batch.drop_column("left_seat")
+        batch.drop_column("left_seats")
         batch.drop_column("rated")
     with op.batch_alter_table("tables") as batch:
         batch.drop_column("rated")
