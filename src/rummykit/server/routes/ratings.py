@@ -112,13 +112,10 @@ async def my_ratings(body: MyRatingsIn, server: ServerOf) -> MyRatingsOut:
 async def board_name(body: BoardNameIn, server: ServerOf) -> MyRatingsOut:
     """A person's choice for the leaderboard: a name of their own (none: the name they
     play under), or hidden from it."""
-    if body.name is not None and not body.name.strip():
-        raise HubError(f"a name has 1 to {NAME_LENGTH} characters", code="name-length",
-                       params={"max": NAME_LENGTH})
-    if body.name is not None and not printable_name(body.name):
-        raise HubError("a name may hold letters, digits, spaces and punctuation, not "
-                       "control, invisible or direction-changing characters",
-                       code="name-invalid")
+    if body.name is not None and (not body.name.strip() or not printable_name(body.name)):
+        raise HubError(f"a name is 1 to {NAME_LENGTH} letters, digits, spaces and "
+                       "punctuation, not control, invisible or direction-changing "
+                       "characters", code="name-invalid", params={"max": NAME_LENGTH})
     store = Store(engine=server.engine)
     await asyncio.to_thread(store.set_board_name, f"key:{token_hash(body.key)}",
                             None if body.name is None else body.name.strip(),
