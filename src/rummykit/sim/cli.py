@@ -21,7 +21,7 @@ from rummykit.cliutil import (
 from rummykit.engine.deal import DealResult
 from rummykit.errors import OptionError, RummyError
 from rummykit.names import shown_name
-from rummykit.rules import Rules
+from rummykit.rules import PRESETS, Rules
 from rummykit.sim import Config, Interrupted, check, check_workers, simulate
 from rummykit.sim.ladder import LadderInterrupted, plan_ladder, run_ladder
 from rummykit.sim.runner import Outcome
@@ -397,7 +397,6 @@ def _ratings(args: argparse.Namespace, store: Any) -> int:
     """``stats --rerate`` and ``stats --ratings``: work the ratings out again, and show
     the leaderboards (people by name, and a number for those with a browser key)."""
     from rummykit.ratings import GROUPS, PROVISIONAL_MATCHES, group
-    from rummykit.rules import PRESETS
 
     if args.preset is not None and args.preset not in PRESETS:
         print(f"no preset {args.preset!r}; the presets are: {', '.join(PRESETS)}",
