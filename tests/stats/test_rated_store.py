@@ -8,8 +8,6 @@ the leaderboards."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,21 +21,6 @@ from rummykit.rules import preset
 from rummykit.stats import Store, rated
 
 from .test_stats import _bot_match
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'stats.db'}"
-    url: str = request.getfixturevalue("postgres_db_url")
-    return url
-
-
-@pytest.fixture
-def store(db_url: str) -> Iterator[Store]:
-    s = Store(db_url)
-    yield s
-    s.close()
 
 
 def count(store: Store, row: Any) -> int:

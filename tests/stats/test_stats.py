@@ -35,22 +35,6 @@ def rummykit(*args: str) -> subprocess.CompletedProcess[str]:
                           check=False, env=env)
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """An empty statistics database: a SQLite file, or a fresh PostgreSQL database."""
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'stats.db'}"
-    url: str = request.getfixturevalue("postgres_db_url")
-    return url
-
-
-@pytest.fixture
-def store(db_url: str) -> object:
-    s = Store(db_url)
-    yield s
-    s.close()
-
-
 def R(winner: int | None, rummy: bool, *points: int) -> DealResult:
     return DealResult(winner, rummy, tuple(points))
 

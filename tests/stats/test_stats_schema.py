@@ -3,8 +3,6 @@ scoring (a penalty game's best total is its lowest)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from alembic import command
 from alembic.config import Config
@@ -14,14 +12,6 @@ from rummykit.db import MIGRATIONS
 from rummykit.engine import DealResult, Match
 from rummykit.rules import Rules, preset
 from rummykit.stats import Store
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'stats.db'}"
-    url: str = request.getfixturevalue("postgres_db_url")
-    return url
 
 
 def _alembic(url: str, revision: str) -> None:
