@@ -374,7 +374,9 @@ def snapshot(page: Any) -> dict[str, Any]:
         "seq": seq(page),
         "hand": sorted(hand(page)),
         "status": page.text_content("#status"),
-        "seats": page.eval_on_selector_all(".seat", "els => els.map(e => e.innerText)"),
+        # each line of each seat, shown or not (own "last" line is hidden by the layout)
+        "seats": page.eval_on_selector_all(
+            ".seat", "els => els.map(e => [...e.children].map(c => c.textContent))"),
         "stock": page.text_content("#stock"),
         "pile": page.eval_on_selector_all("#pile .card", "els => els.map(e => e.dataset.card)"),
         "melds": page.eval_on_selector_all("#melds .meld", "els => els.map(e => e.innerText)"),
@@ -732,9 +734,13 @@ def test_server_restart_resumes(own_server: Server, pages: Pages) -> None:
     own_server.stop()
     page.wait_for_function("() => document.getElementById('conn').textContent "
                            "=== 'reconnecting…'")
+    page.evaluate("() => { window.viewBefore = state; }")
     own_server.start()
     page.wait_for_function("() => document.getElementById('conn').textContent "
                            "=== 'connected'", timeout=30_000)
+    # the restarted server's view, drawn
+    page.wait_for_function("() => state !== window.viewBefore", timeout=30_000)
+    page.wait_for_selector("#me .seat", state="visible")
     assert snapshot(page) == seen
     take_turn(page, rng)
     wait_turn(page)

@@ -196,7 +196,7 @@ def test_the_notices_fit_a_phone(server: Server, pages: Pages, shot: Any,
 
 def test_the_standin_plays_when_time_runs_out_and_gives_the_seat_back(
         server: Server, pages: Pages, shot: Any) -> None:
-    """A table with a 60-second turn timer (the test server runs timers 20 times fast):
+    """A table with a 120-second turn timer (the test server runs timers 20 times fast):
     the clock counts down on the seat to move; when Ann lets it run out, the computer
     plays for her and her page says so, until she presses "I'm back". She can also hand
     her seat over herself."""
@@ -204,7 +204,7 @@ def test_the_standin_plays_when_time_runs_out_and_gives_the_seat_back(
 
     response = httpx.post(f"{server.url}/api/tables", json={
         "rules": "classic", "seats": [person("Ann"), bot("Bob", "random")], "seed": 4,
-        "timer": 60, "standin": "greedy"}, timeout=10)
+        "timer": 120, "standin": "greedy"}, timeout=10)
     assert response.status_code == 200, response.text
     ann = open_seat(pages, server, response.json()["seats"][0]["link"])
     ann.wait_for_selector("#standin:not(.hidden)")
@@ -221,12 +221,16 @@ def test_the_standin_plays_when_time_runs_out_and_gives_the_seat_back(
         except Exception:
             continue
     ann.wait_for_selector("#standin.hidden", state="attached")
-    ann.wait_for_function("() => state.view.to_move === 0 && state.table.time_left > 0")
-    # Had the stand-in finished the deal, the finished deal stays in view (no clock)
-    # until its summary, which opens a moment later, is closed.
-    ann.wait_for_function("() => document.querySelector('#me .clock') || "
-                          "document.getElementById('summary').open")
-    if ann.evaluate("() => document.getElementById('summary').open"):
+    # Had the stand-in just finished a deal, the finished deal stays in view (no clock)
+    # until its summary, which opens a moment later, is closed: no clock runs while
+    # people read it. Then her own clock runs on her turn.
+    for _ in range(3):
+        ann.wait_for_function(
+            "() => document.getElementById('summary').open || (state.view.to_move === 0"
+            " && state.table.time_left > 0 && document.querySelector('#me .clock'))",
+            timeout=30_000)
+        if not ann.evaluate("() => document.getElementById('summary').open"):
+            break
         ann.click("#summary-close")
     assert "s left" in ann.inner_text("#me .clock")
     # Handing the seat over asks first, then the computer plays until she is back.
