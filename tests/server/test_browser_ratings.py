@@ -106,6 +106,13 @@ def test_ratings_after_a_rated_match_and_on_the_leaderboard(
     assert len(points.split()) == len(rating["history"]) == rating["matches"]
     assert mine.inner_text().startswith("one-deal, ") and str(rating["rating"]) in \
         mine.inner_text()
+    # ...her results by opponent (here Bob, a person: one result per match)...
+    against = page.locator("table.against[data-preset='one-deal'][data-group='2'] tbody tr")
+    assert against.count() == len(rating["against"]) >= 1
+    row = rating["against"][-1]
+    cells = against.nth(len(rating["against"]) - 1).locator("td").all_inner_texts()
+    assert cells == [str(row["won"]), str(row["lost"]), str(row["tied"])]
+    assert row["won"] + row["lost"] + row["tied"] == rating["matches"]
     shot(page, f"leaderboard-{lang}")
     # ...and her choice: another name, then none at all.
     page.fill("#board-name", "Annie")

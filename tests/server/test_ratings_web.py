@@ -89,6 +89,11 @@ def test_a_rated_match_moves_both_ratings_once(client: TestClient, db_url: str) 
     assert [(r["preset"], r["group"], r["rating"], r["matches"]) for r in mine["ratings"]] == [
         (RULES, "2", by_seat[0]["after"], 1)]
     assert [value for _, value in mine["ratings"][0]["history"]] == [by_seat[0]["after"]]
+    # ...and her result against the one person she played.
+    won = int(places[0] < places[1])
+    lost = int(places[0] > places[1])
+    assert mine["ratings"][0]["against"] == [
+        {"level": None, "won": won, "lost": lost, "tied": 1 - won - lost}]
     # Rated once: the table's end was stored once, and working the ratings out again from
     # the stored games gives the same numbers.
     engine = connect(db_url)

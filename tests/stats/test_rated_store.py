@@ -120,3 +120,78 @@ def test_rerate_and_the_command(store: Store, db_url: str,
     assert "ratings: one-deal, 2 players" in table and "random (bot)" in table
     assert main(["stats", "--ratings", "--preset", "gin", "--db", db_url]) == 2
     assert "no preset 'gin'" in capsys.readouterr().err
+
+
+def places_of(match: Any, players: int) -> list[int]:
+    """Each seat's place in a classic match, worked out apart from the engine's ranking:
+    the winner first, then the higher totals (equal totals tie)."""
+    def above(a: int, b: int) -> bool:
+        if a == match.winner or b == match.winner:
+            return a == match.winner and b != match.winner
+        return bool(match.totals[a] > match.totals[b])
+
+    return [1 + sum(above(o, s) for o in range(players)) for s in range(players)]
+
+
+def test_results_by_opponent(store: Store) -> None:
+    """The statistics page's "results per opponent level": each opponent seat of each
+    rated match is one result for Ann, won when she placed above it."""
+    rules = preset("classic")
+    expected: dict[str | None, list[int]] = {}
+    for seed, kinds, names in [
+            (5, ["person", "bot", "bot"], ["Ann", "greedy", "random"]),
+            (6, ["person", "bot", "bot"], ["Ann", "greedy", "random"]),
+            (7, ["person", "person", "bot"], ["Ann", "Bob", "greedy"])]:
+        levels = [n if k == "bot" else "expert" for k, n in zip(kinds, names, strict=True)]
+        match = _bot_match(rules, levels, seed=seed)
+        store.add_match(match, kinds, names=names, rated=True)
+        places = places_of(match, 3)
+        for seat in (1, 2):
+            level = names[seat] if kinds[seat] == "bot" else None
+            tally = expected.setdefault(level, [0, 0, 0])
+            tally[0 if places[0] < places[seat] else 1 if places[0] > places[seat] else 2] += 1
+    found = rated.mine(store.engine, "name:Ann")
+    assert [(r.preset, r.group, r.matches) for r in found.ratings] == [("classic", "3-4", 3)]
+    got = {a.level: [a.won, a.lost, a.tied] for a in found.ratings[0].against}
+    assert got == expected
+    assert [a.level for a in found.ratings[0].against] == [None, "greedy", "random"]
+    assert sum(map(sum, got.values())) == 6
+
+
+def test_rerate_follows_the_order_matches_were_rated(store: Store) -> None:
+    """With several server processes a match stored first may be rated second (it waited
+    for the other's ratings): ``--rerate`` replays the order they were rated in, and a
+    rating's history follows it."""
+    rules = preset("one-deal")
+    ids = []
+    for seed in (2, 3, 4):  # Ann wins the first, greedy the others: the order matters
+        match = _bot_match(rules, ["expert", "greedy"], seed=seed)
+        ids.append(store.add_match(match, ["person", "bot"], names=["Ann", "greedy"]))
+    with Session(store.engine) as session, session.begin():
+        for game_id in reversed(ids):  # the last stored rated first
+            game = session.get(GameRow, game_id)
+            assert game is not None
+            game.rated = True
+            session.flush()
+            assert rated.rate_game(session, game)
+    before = [line.to_json() for line in store.board("one-deal", "2")]
+    shown = [value for _, value in store.history("name:Ann", "one-deal", "2")]
+    # Worked out apart, in the order rated.
+    skill = Skill()
+    expected = []
+    for game_id in reversed(ids):
+        with Session(store.engine) as session:
+            game = session.get(GameRow, game_id)
+            assert game is not None
+            place = 1 if game.winner == 0 else 2
+        with Session(store.engine) as session:
+            bot = session.scalar(select(RatingChangeRow).where(
+                RatingChangeRow.game_id == game_id, RatingChangeRow.seat == 1))
+            assert bot is not None
+            other = Skill(bot.mu_before, bot.sigma_before, 0)
+        skill = rate([skill, other], [place, 3 - place])[0]
+        expected.append(skill.shown)
+    assert shown == expected
+    assert store.rerate() == 3
+    assert [line.to_json() for line in store.board("one-deal", "2")] == before
+    assert [value for _, value in store.history("name:Ann", "one-deal", "2")] == shown

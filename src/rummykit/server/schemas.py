@@ -289,8 +289,21 @@ class BoardOut(Model):
     lines: list[BoardLineOut]
 
 
+class AgainstOut(Model):
+    """A person's results against one kind of opponent in the rated matches of one
+    rating: each opponent seat of each match is one result, won (finished ahead of it),
+    lost (behind it) or tied."""
+
+    level: str | None
+    """The bot level (None: people)."""
+    won: int
+    lost: int
+    tied: int
+
+
 class MyRatingOut(Model):
-    """One of a person's ratings, with its history (the rating after each rated match)."""
+    """One of a person's ratings, with its history (the rating after each rated match)
+    and its results by opponent."""
 
     preset: str
     group: str
@@ -299,6 +312,8 @@ class MyRatingOut(Model):
     matches: int
     history: list[tuple[str, int]]
     """(when the match was stored, ISO 8601; the rating after it)"""
+    against: list[AgainstOut]
+    """People first, then each bot level played."""
 
 
 class MyRatingsIn(Model):

@@ -32,8 +32,8 @@ from rummykit.db.models import (
 from rummykit.ratings import GROUPS, Group, Skill, bot_start, group, ranking, rate
 from rummykit.rules import Rules
 
-__all__ = ["BoardLine", "Change", "Mine", "MyRating", "board", "changes", "history", "mine",
-           "rate_game", "rerate", "subject_of"]
+__all__ = ["Against", "BoardLine", "Change", "Mine", "MyRating", "against", "board", "changes",
+           "history", "mine", "rate_game", "rerate", "subject_of"]
 
 
 def subject_of(seat: SeatRow) -> str:
@@ -138,12 +138,20 @@ def _rows(session: Session, subjects: Sequence[str], preset: str, grp: str, *,
 
 def rerate(session: Session) -> int:
     """Work every rating out again from the stored rated games, in the order they were
-    stored; the number of games rated."""
+    rated; the number of games rated."""
+    # The order they were rated in: the order of their first changes (with several server
+    # processes, a match may be stored before another one and rated after it, waiting
+    # for the other's ratings); games that moved no rating after them, as stored.
+    first = {game_id: change_id for game_id, change_id in session.execute(
+        select(RatingChangeRow.game_id, func.min(RatingChangeRow.id))
+        .group_by(RatingChangeRow.game_id))}
+    games = sorted(session.scalars(select(GameRow).where(GameRow.rated)),
+                   key=lambda g: (g.id not in first, first.get(g.id, 0), g.id))
     session.execute(delete(RatingChangeRow))
     session.execute(delete(RatingRow))
     session.flush()
     count = 0
-    for game in session.scalars(select(GameRow).where(GameRow.rated).order_by(GameRow.id)):
+    for game in games:
         if rate_game(session, game):
             count += 1
         session.flush()
@@ -158,7 +166,7 @@ def changes(session: Session, game_id: int) -> list[Change]:
     for row in list(rows):
         played = session.scalar(select(func.count(distinct(RatingChangeRow.game_id))).where(
             RatingChangeRow.subject == row.subject, RatingChangeRow.preset == row.preset,
-            RatingChangeRow.grp == row.grp, RatingChangeRow.game_id <= game_id))
+            RatingChangeRow.grp == row.grp, RatingChangeRow.id <= row.id))
         out.append(Change(row.seat, row.subject, row.place, row.shown_before,
                           row.shown_after, Skill(matches=int(played or 0)).provisional))
     return out
@@ -210,7 +218,7 @@ def history(session: Session, subject: str, preset: str, grp: Group
         select(RatingChangeRow.at, RatingChangeRow.shown_after, RatingChangeRow.game_id)
         .where(RatingChangeRow.subject == subject, RatingChangeRow.preset == preset,
                RatingChangeRow.grp == grp)
-        .order_by(RatingChangeRow.game_id, RatingChangeRow.seat))
+        .order_by(RatingChangeRow.id))
     seen: set[int] = set()
     out = []
     for at, shown, game_id in rows:
@@ -223,8 +231,50 @@ def history(session: Session, subject: str, preset: str, grp: Group
 
 
 @dataclass(frozen=True)
+class Against:
+    """A subject's results against one kind of opponent in its rated matches: a bot
+    level, or people (``level`` None). Each opponent seat of each match is one result:
+    finished ahead of it (won), behind it (lost) or level with it (tied)."""
+
+    level: str | None
+    won: int
+    lost: int
+    tied: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"level": self.level, "won": self.won, "lost": self.lost, "tied": self.tied}
+
+
+def against(session: Session, subject: str, preset: str, grp: Group) -> list[Against]:
+    """``subject``'s results by opponent (people first, then the bot levels by name) in
+    its rated matches of ``preset`` and ``grp``."""
+    rows = session.execute(
+        select(RatingChangeRow.game_id, RatingChangeRow.seat, RatingChangeRow.subject,
+               RatingChangeRow.place)
+        .where(RatingChangeRow.game_id.in_(
+            select(RatingChangeRow.game_id).where(
+                RatingChangeRow.subject == subject, RatingChangeRow.preset == preset,
+                RatingChangeRow.grp == grp)))).all()
+    places: dict[int, list[tuple[str, int]]] = {}
+    for game_id, _, who, place in sorted(rows):
+        places.setdefault(game_id, []).append((who, place))
+    tally: dict[str | None, list[int]] = {}
+    for seats in places.values():
+        own = [place for who, place in seats if who == subject]
+        for who, place in seats:
+            if who == subject:
+                continue
+            level = who.removeprefix("bot:") if who.startswith("bot:") else None
+            counts = tally.setdefault(level, [0, 0, 0])
+            counts[0 if own[0] < place else 1 if own[0] > place else 2] += 1
+    return [Against(level, *counts)
+            for level, counts in sorted(tally.items(), key=lambda i: (i[0] is not None,
+                                                                      i[0] or ""))]
+
+
+@dataclass(frozen=True)
 class MyRating:
-    """One of a subject's ratings, with its history."""
+    """One of a subject's ratings, with its history and its results by opponent."""
 
     preset: str
     group: str
@@ -232,6 +282,7 @@ class MyRating:
     provisional: bool
     matches: int
     history: list[tuple[datetime, int]]
+    against: list[Against]
 
 
 @dataclass(frozen=True)
@@ -253,7 +304,8 @@ def mine(engine: Engine, subject: str) -> Mine:
             skill = Skill(row.mu, row.sigma, row.matches)
             grp = next(g for g in GROUPS if g == row.grp)
             found.append(MyRating(row.preset, row.grp, skill.shown, skill.provisional,
-                                  row.matches, history(session, subject, row.preset, grp)))
+                                  row.matches, history(session, subject, row.preset, grp),
+                                  against(session, subject, row.preset, grp)))
         choice = session.get(BoardNameRow, subject)
         return Mine(found, None if choice is None else choice.name,
                     choice is not None and choice.hidden)

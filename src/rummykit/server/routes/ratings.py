@@ -21,6 +21,7 @@ from rummykit.server.hub import HubError
 from rummykit.server.hub.table import token_hash
 from rummykit.server.routes.deps import ServerOf
 from rummykit.server.schemas import (
+    AgainstOut,
     BoardLineOut,
     BoardNameIn,
     BoardOut,
@@ -101,7 +102,9 @@ async def my_ratings(body: MyRatingsIn, server: ServerOf) -> MyRatingsOut:
         return MyRatingsOut(
             ratings=[MyRatingOut(preset=r.preset, group=r.group, rating=r.rating,
                                  provisional=r.provisional, matches=r.matches,
-                                 history=[(at.isoformat(), value) for at, value in r.history])
+                                 history=[(at.isoformat(), value) for at, value in r.history],
+                                 against=[AgainstOut(level=a.level, won=a.won, lost=a.lost,
+                                                     tied=a.tied) for a in r.against])
                      for r in found.ratings],
             name=found.name, hidden=found.hidden)
 

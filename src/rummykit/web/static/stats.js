@@ -71,6 +71,19 @@ function historyChart(history) {
   return svg;
 }
 
+// One rating's results by opponent: people, then each bot level (every opponent seat
+// of every match is one result).
+function againstTable(r) {
+  const head = el("tr", {}, ...["board.against", "board.won", "board.lost", "board.tied"]
+    .map((key) => el("th", { scope: "col", text: t(key) })));
+  const rows = r.against.map((a) => el("tr", { "data-level": a.level || "" },
+    el("th", { scope: "row", text: a.level ? t("stats.bot", { name: levelName(a.level) }) : t("board.people") }),
+    el("td", { text: a.won }), el("td", { text: a.lost }), el("td", { text: a.tied })));
+  return el("table", { class: "against", "data-preset": r.preset, "data-group": r.group },
+    el("caption", { text: t("board.against_caption") }),
+    el("thead", {}, head), el("tbody", {}, ...rows));
+}
+
 // This browser's ratings (each with its history) and its choice for the leaderboard.
 function showMine(data) {
   const box = document.getElementById("my-ratings");
@@ -81,6 +94,7 @@ function showMine(data) {
       el("strong", { text: `${r.preset}, ${t("board.group", { group: r.group })}: ` }),
       `${r.rating}${r.provisional ? "?" : ""} · ${t("board.matches", { n: r.matches })} `,
       historyChart(r.history)));
+    if (r.against.length) box.append(againstTable(r));
   }
   document.getElementById("board-name").value = data.name || "";
   document.getElementById("board-hidden").checked = data.hidden;
