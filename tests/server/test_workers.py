@@ -482,3 +482,60 @@ def test_workers_stop_when_the_server_is_killed(postgres_db_url: str, tmp_path: 
         time.sleep(0.2)
     with pytest.raises(httpx.HTTPError):
         httpx.get(f"http://127.0.0.1:{port}/api/presets", timeout=2)
+
+
+def test_a_rated_match_across_two_processes_is_rated_once(postgres_db_url: str,
+                                                          tmp_path: Path) -> None:
+    """Ratings (issue: ratings and leaderboards, "several server processes rate a match
+    once"): Ann plays a rated table through one process and Bob through another, each by
+    their own seat's view (a rated table is shuffled by the server: nobody here knows the
+    deal). The match is stored once and rated once, and both processes say the same
+    changes."""
+    from sqlalchemy import func, select
+    from sqlalchemy.orm import Session
+
+    from rummykit.db import connect
+    from rummykit.db.models import GameRow, RatingChangeRow, RatingRow, TableRow
+
+    with servers(postgres_db_url, tmp_path) as [(a, _), (b, _)]:
+        made = httpx.post(f"http://127.0.0.1:{a}/api/tables", json={
+            "rules": RULES, "seats": [person("Ann"), person("Bob")], "rated": True},
+            timeout=10)
+        assert made.status_code == 200, made.text
+        table_id = made.json()["id"]
+        tokens = [s["link"].split("token=", 1)[1] for s in made.json()["seats"]]
+        people = [Seat(a, table_id, hello(tokens[0], KEYS[0]), 0),
+                  Seat(b, table_id, hello(tokens[1], KEYS[1]), 1)]
+        last = [p.until(lambda m: m["table"]["status"] == "playing") for p in people]
+        rng = random.Random(5)
+        while not last[0]["view"]["match_over"]:
+            seq = last[0]["table"]["seq"]
+            mover = last[0]["view"]["to_move"]
+            legal = last[mover]["view"]["legal_actions"]
+            going = [x for x in legal if x.startswith(("meld", "layoff"))] or legal
+            time.sleep(0.02)
+            people[mover].send({"type": "action", "action": rng.choice(going)})
+            last = [p.until(at(seq + 1)) for p in people]
+        for p in people:
+            p.close()
+        said = []
+        for port in (a, b):
+            deadline = time.monotonic() + 20
+            while True:
+                answer = httpx.get(f"http://127.0.0.1:{port}/api/tables/{table_id}/ratings",
+                                   timeout=10).json()
+                if answer["changes"] or time.monotonic() > deadline:
+                    break
+                time.sleep(0.2)
+            said.append(answer)
+        assert said[0] == said[1] and said[0]["rated"] and len(said[0]["changes"]) == 2
+    engine = connect(postgres_db_url)
+    try:
+        with Session(engine) as session:
+            row = session.get(TableRow, table_id)
+            assert row is not None and row.status == "finished" and row.game_id is not None
+            assert session.scalar(select(func.count()).select_from(GameRow)) == 1
+            assert session.scalar(select(func.count()).select_from(RatingChangeRow)) == 2
+            assert sorted(session.scalars(select(RatingRow.matches))) == [1, 1]
+    finally:
+        engine.dispose()
