@@ -71,13 +71,30 @@ def post(url: str, body: dict[str, Any]) -> dict[str, Any]:
         return data
 
 
+def seat_socket(base: str, link: str, seed: int, **kwargs: Any) -> Any:
+    """A WebSocket to a seat's table: connected, it says hello with the link's token and
+    a browser key of its own (``seed`` tells the seats' keys apart)."""
+    table_id, token = link.split("/t/")[1].split("?token=")
+
+    class Seat(websockets.connect):  # type: ignore[misc]
+        async def __aenter__(self) -> Any:
+            ws = await super().__aenter__()
+            key = f"load-{seed:06d}-" + "k" * 16
+            await ws.send(json.dumps({"type": "hello", "token": token, "key": key}))
+            return ws
+
+    return Seat(f"ws://{base}/ws/{table_id}", max_size=2**22,
+                origin=f"http://{base}", **kwargs)
+
+
 async def play_seat(base: str, link: str, deadline: float, seed: int, think: float,
                     latencies: list[float], acked: list[int]) -> None:
     """Play one seat until the deadline or the match's end."""
     rng = random.Random(seed)
-    table_id, token = link.split("/t/")[1].split("?token=")
-    uri = f"ws://{base}/ws/{table_id}?token={token}"
-    async with websockets.connect(uri, max_size=2**22) as ws:
+    # Each seat from its own loopback address, as each person comes from their own
+    # (the server holds at most 64 connections per address).
+    source = (f"127.1.{seed // 250}.{1 + seed % 250}", 0)
+    async with seat_socket(base, link, seed, local_addr=source) as ws:
         sent_at: float | None = None
         sent_seq = seq = 0
         legal: list[str] = []
@@ -184,9 +201,7 @@ async def victim(base: str, deadline: float, moves: list[float]) -> None:
                                           {"kind": "bot", "name": "Rob", "level": "random"}]},
             timeout=60)).json()
     link = made["seats"][0]["link"]
-    table_id, token = link.split("/t/")[1].split("?token=")
-    async with websockets.connect(f"ws://{base}/ws/{table_id}?token={token}",
-                                  max_size=2**22) as ws:
+    async with seat_socket(base, link, 999_999) as ws:
         bots_turn = False
         last = time.perf_counter()
         while time.perf_counter() < deadline:
@@ -259,9 +274,8 @@ async def attack(kind: str, base: str, deadline: float, done: dict[str, int],
                     done["refused"] = done.get("refused", 0) + 1
                     continue
                 link = made.json()["seats"][0]["link"]
-                table_id, token = link.split("/t/")[1].split("?token=")
-                async with websockets.connect(f"ws://{base}/ws/{table_id}?token={token}",
-                                              local_addr=(ATTACKER, 0)) as ws:
+                async with seat_socket(base, link, done.get("tables", 0),
+                                       local_addr=(ATTACKER, 0)) as ws:
                     await ws.recv()
                     await ws.send(json.dumps({"type": "away"}))
                     await asyncio.sleep(0.1)

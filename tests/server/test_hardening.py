@@ -165,14 +165,14 @@ def failing(times: int) -> Any:
 
     from rummykit.server.hub import Hub
 
-    real = Hub._save_action
+    real = Hub._save_actions
     left = [times]
 
-    def save(self: Hub, table_id: str, seq: int, seat: int, text: str) -> None:
+    def save(self: Hub, actions: list[tuple[str, int, int, str]]) -> None:
         if left[0] > 0:
             left[0] -= 1
             raise OperationalError("INSERT", {}, Exception("the database is not answering"))
-        real(self, table_id, seq, seat, text)
+        real(self, actions)
 
     return save
 
@@ -189,7 +189,7 @@ def test_an_action_while_the_database_is_down_gets_an_error(
         shadow = Shadow(RULES, ["Ann", "Bob"], 3)
         with seated(client, table_id, tokens) as conns:
             mover = conns[shadow.deal.to_move]
-            monkeypatch.setattr(Hub, "_save_action", failing(1))
+            monkeypatch.setattr(Hub, "_save_actions", failing(1))
             mover.act("draw stock")
             error = mover.recv()
             assert error["type"] == "error" and error["code"] == "storage"
@@ -210,7 +210,7 @@ def test_a_failed_bot_turn_is_tried_again(db_url: str,
     with app_client(db_url) as client:
         hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
         hub.retry_delay = 0.05
-        monkeypatch.setattr(Hub, "_save_action", failing(2))
+        monkeypatch.setattr(Hub, "_save_actions", failing(2))
         # Seat 0 deals in one-deal, so the bot at seat 1 moves first.
         table_id, tokens = create(client, [{"kind": "person", "name": "Ann"},
                                            {"kind": "bot", "name": "Bob", "level": "greedy"}],

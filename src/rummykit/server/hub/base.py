@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
+import threading
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
@@ -124,9 +126,53 @@ class HubCore(Storage):
         self._loading: dict[str, asyncio.Lock] = {}
         # One writer thread: writes stay in order and never contend for the database.
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rummykit-db")
+        # Actions waiting for the writer (stored together: see _write_action).
+        self._waiting: list[tuple[tuple[str, int, int, str], asyncio.Future[None]]] = []
+        self._waiting_lock = threading.Lock()
+        self._batch_due = False
         # One announcer thread: announcements stay in order and never delay a write.
         self._announcer = ThreadPoolExecutor(max_workers=1,
                                              thread_name_prefix="rummykit-announce")
+
+    async def _write_action(self, table_id: str, seq: int, seat: int, text: str) -> None:
+        """Store one action (as :meth:`_write` would), committed with the others that
+        arrived while the writer was busy: a group commit. It returns once its own
+        transaction has committed, so no view is sent before its action is stored."""
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        with self._waiting_lock:
+            self._waiting.append(((table_id, seq, seat, text), done))
+            start = not self._batch_due
+            self._batch_due = True
+        if start:
+            loop.run_in_executor(self._writer, self._store_batch, loop)
+        await done
+
+    def _store_batch(self, loop: asyncio.AbstractEventLoop) -> None:
+        """(In the writer thread.) Store every action waiting now in one transaction. If
+        it fails, each is tried alone, so one action's failure (another process stored
+        that table's next action first: a conflict) is only its own."""
+        with self._waiting_lock:
+            batch, self._waiting = self._waiting, []
+            self._batch_due = False
+        if not batch:
+            return
+        try:
+            self._save_actions([action for action, _ in batch])
+            results: list[BaseException | None] = [None] * len(batch)
+        except Exception:
+            if len(batch) == 1:
+                results = [sys.exc_info()[1]]
+            else:
+                results = []
+                for action, _ in batch:
+                    try:
+                        self._save_actions([action])
+                        results.append(None)
+                    except Exception as failed:
+                        results.append(failed)
+        for (_, done), outcome in zip(batch, results, strict=True):
+            loop.call_soon_threadsafe(_settle, done, outcome)
 
     async def _write(self, fn: Callable[..., None], *args: Any) -> None:
         """Run ``fn(table_id or table, ...)`` in the writer thread; then the other server
@@ -136,8 +182,8 @@ class HubCore(Storage):
 
     def _stored(self, fn: Callable[..., None], args: tuple[Any, ...]) -> None:
         fn(*args)
-        if fn == self._save_action or not self.bus.shared:
-            return  # (an action is announced as it is stored)
+        if not self.bus.shared:
+            return  # (an action is announced as it is stored: see _save_actions)
         first = args[0]
         self._announcer.submit(self._announce, {
             "k": "changed", "t": first if isinstance(first, str) else first.id})
@@ -178,3 +224,13 @@ class HubCore(Storage):
         self._writer.shutdown(wait=True)
         self._announcer.shutdown(wait=True)
         self.pool.shutdown()
+
+
+def _settle(done: asyncio.Future[None], error: BaseException | None) -> None:
+    """(On the event loop.) A stored action's waiter: done, or its error."""
+    if done.cancelled():
+        return
+    if error is None:
+        done.set_result(None)
+    else:
+        done.set_exception(error)

@@ -187,7 +187,7 @@ class Play(HubCore):
         """Write the action, then play it (the caller holds the table's lock)."""
         seq = table.seq + 1
         try:
-            await self._write(self._save_action, table.id, seq, seat, str(action))
+            await self._write_action(table.id, seq, seat, str(action))
         except Conflict:
             # Another server process stored this table's next action first: this one
             # came too late (what it answered is no longer the position).

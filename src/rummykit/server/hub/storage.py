@@ -12,7 +12,7 @@ from concurrent.futures import Future
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, insert, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError as Conflict
 from sqlalchemy.exc import SQLAlchemyError as StorageError
@@ -222,13 +222,18 @@ class Storage:
             session.delete(row)
             session.commit()
 
-    def _save_action(self, table_id: str, seq: int, seat: int, text: str) -> None:
+    def _save_actions(self, actions: list[tuple[str, int, int, str]]) -> None:
+        """Store ``actions`` (table, number, seat, text) in one transaction: all or none.
+        One insert of many rows (SQLAlchemy Core, no ORM objects: the hot path)."""
         with Session(self.engine) as session:
-            session.add(ActionRow(table_id=table_id, seq=seq, seat=seat, text=text))
+            session.execute(insert(ActionRow), [
+                {"table_id": table_id, "seq": seq, "seat": seat, "text": text}
+                for table_id, seq, seat, text in actions])
             # The commonest change comes whole, announced by its own commit: the other
             # server processes play it without reading the table again.
-            self.bus.publish_with(session, {"k": "action", "t": table_id, "seq": seq,
-                                            "seat": seat, "text": text})
+            for table_id, seq, seat, text in actions:
+                self.bus.publish_with(session, {"k": "action", "t": table_id, "seq": seq,
+                                                "seat": seat, "text": text})
             session.commit()
 
     def _save_finish(self, table: Table) -> None:
