@@ -14,7 +14,19 @@ import contextlib
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-__all__ = ["OUTBOX_SIZE", "SEND_TIMEOUT", "Outbox"]
+import orjson
+
+__all__ = ["OUTBOX_SIZE", "SEND_TIMEOUT", "Message", "Outbox", "encode"]
+
+Message = dict[str, Any] | str
+"""A message for a connection: a JSON object, or one encoded already (by :func:`encode`:
+a view encoded once for every connection of its seat)."""
+
+
+def encode(message: dict[str, Any]) -> str:
+    """``message`` as the compact JSON text a connection receives (orjson: about ten
+    times faster than the standard library's encoder, and the same JSON)."""
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
 
 OUTBOX_SIZE = 32
 """Messages a connection may have waiting; each view supersedes the last, so a reader
@@ -27,13 +39,13 @@ SEND_TIMEOUT = 10.0
 class Outbox:
     """A bounded queue and its sender for one connection (see the module's description)."""
 
-    def __init__(self, send: Callable[[dict[str, Any]], Awaitable[None]], *,
+    def __init__(self, send: Callable[[str], Awaitable[None]], *,
                  on_stuck: Callable[[], Awaitable[None]], size: int = OUTBOX_SIZE,
                  timeout: float = SEND_TIMEOUT) -> None:
         self._send = send
         self._on_stuck = on_stuck
         self._timeout = timeout
-        self._queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(maxsize=size)
+        self._queue: asyncio.Queue[Message] = asyncio.Queue(maxsize=size)
         self._task: asyncio.Task[None] | None = None
         self._closing: asyncio.Task[None] | None = None
         self.stuck = False
@@ -41,8 +53,9 @@ class Outbox:
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._run())
 
-    async def put(self, message: dict[str, Any]) -> None:
-        """Queue ``message`` for this connection; never waits."""
+    async def put(self, message: Message) -> None:
+        """Queue ``message`` for this connection (encoded as it is sent, unless it is
+        already); never waits."""
         if self.stuck:
             return
         try:
@@ -54,8 +67,9 @@ class Outbox:
         while True:
             message = await self._queue.get()
             try:
+                text = message if isinstance(message, str) else encode(message)
                 async with asyncio.timeout(self._timeout):  # no task of its own per send
-                    await self._send(message)
+                    await self._send(text)
             except TimeoutError:
                 await self._give_up()
                 return

@@ -14,6 +14,7 @@ from rummykit.server.hub.base import (
 from rummykit.server.hub.table import (
     Table,
 )
+from rummykit.server.outbox import encode
 
 
 class Sending(HubCore):
@@ -85,15 +86,17 @@ class Sending(HubCore):
         return melded_points(table.rules, deal.table, table.players)
 
     async def broadcast(self, table: Table) -> None:
+        """Each connected seat's view, encoded once for all of that seat's connections;
+        the spectators share one public view."""
         for seat, sends in list(table.presence.sockets.items()):
             if not sends:
                 continue
-            message = self.state_for(table, seat)
+            message = encode(self.state_for(table, seat))
             for send in list(sends):
                 with contextlib.suppress(Exception):
                     await send(message)
         if table.presence.watchers:
-            public = self.state_for(table, None)
+            public = encode(self.state_for(table, None))
             for send in list(table.presence.watchers):
                 with contextlib.suppress(Exception):
                     await send(public)

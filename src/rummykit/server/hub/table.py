@@ -19,7 +19,7 @@ __all__ = ["STANDIN", "Chat", "Clock", "Hints", "Presence", "SeatSpec", "Seats",
            "Vote", "encodable", "good_key", "token_hash"]
 
 
-Send = Callable[[dict[str, Any]], Awaitable[None]]
+Send = Callable[[dict[str, Any] | str], Awaitable[None]]
 """How a connection is sent a message."""
 
 STANDIN = "expert"

@@ -295,7 +295,7 @@ async def seat_connection(socket: WebSocket, server: Server, table_id: str) -> N
         with contextlib.suppress(Exception):
             await socket.close(code=4409)
 
-    outbox = Outbox(socket.send_json, on_stuck=stuck)
+    outbox = Outbox(socket.send_text, on_stuck=stuck)
     send = outbox.put
     outbox.start()
     if key is not None:
@@ -374,7 +374,7 @@ async def spectate(socket: WebSocket, hub: Hub, table_id: str) -> None:
         table.presence.watchers.discard(send)
         await socket.close(code=1013)
 
-    outbox = Outbox(socket.send_json, on_stuck=stuck)
+    outbox = Outbox(socket.send_text, on_stuck=stuck)
     send = outbox.put
     outbox.start()
     table.presence.watchers.add(send)
