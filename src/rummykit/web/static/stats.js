@@ -2,7 +2,9 @@
 "use strict";
 
 // The lines come a page at a time; "more" asks for the next page.
+let statsAsked = 0;  // (as for the leaderboard: only the latest answer is shown)
 async function load(offset = 0) {
+  const asked = ++statsAsked;
   const preset = document.getElementById("preset").value;
   const players = document.getElementById("players").value;
   const query = new URLSearchParams();
@@ -10,6 +12,7 @@ async function load(offset = 0) {
   if (players) query.set("players", players);
   if (offset) query.set("offset", String(offset));
   const data = await api(`/api/stats?${query}`);
+  if (asked !== statsAsked) return;
   const body = document.querySelector("#stats tbody");
   if (!offset) body.replaceChildren();
   const more = document.getElementById("more");
@@ -32,10 +35,15 @@ async function load(offset = 0) {
 
 // The leaderboard of one preset and player-count group: people under the name they chose,
 // bots marked; "?" after a provisional rating.
+// The leaderboard of the chosen rules and players. Only the latest choice's answer is
+// shown: an earlier request that answers later (the page's first one, say) is dropped.
+let boardAsked = 0;
 async function loadBoard() {
   const preset = document.getElementById("board-preset").value;
   const group = document.getElementById("board-group").value;
+  const asked = ++boardAsked;
   const data = await api(`/api/ratings?${new URLSearchParams({ preset, group })}`);
+  if (asked !== boardAsked) return;
   const body = document.querySelector("#board tbody");
   body.replaceChildren();
   if (!data.lines.length) body.append(el("tr", {}, el("td", { colspan: 4, text: t("board.none") })));
