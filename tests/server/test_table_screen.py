@@ -233,14 +233,29 @@ def test_a_crowded_table_still_fits(server: Server, pages: Pages, shot: Any) -> 
     page.wait_for_selector("dialog#meld-view", state="hidden")
 
 
+def grip(page: Any, card: str) -> tuple[float, float]:
+    """Where to take ``card`` of the hand: a point of it that no other card of the fan
+    covers, half-way down."""
+    point = page.evaluate("""card => {
+        const el = document.querySelector(`#hand .card[data-card="${card}"]`);
+        const box = el.getBoundingClientRect(), y = box.y + box.height / 2;
+        for (let dx = 2; dx < box.width; dx += 2) {
+            const hit = document.elementFromPoint(box.x + dx, y);
+            if (hit && el.contains(hit)) return [box.x + dx, y];
+        }
+        return null;
+    }""", card)
+    assert point is not None, f"no part of {card} shows"
+    return point[0], point[1]
+
+
 def drag(page: Any, card: str, target: str) -> None:
     """Picks ``card`` up from the hand with the mouse and lets it go over ``target`` (once
     the cards have stopped sliding, as a person would aim)."""
     page.wait_for_function("() => document.getAnimations().length === 0")
-    source = page.locator(f'#hand .card[data-card="{card}"]').bounding_box()
+    x, y = grip(page, card)
     goal = page.locator(target).bounding_box()
-    assert source is not None and goal is not None
-    x, y = source["x"] + 8, source["y"] + source["height"] / 2
+    assert goal is not None
     to_x, to_y = goal["x"] + goal["width"] / 2, goal["y"] + goal["height"] / 2
     page.mouse.move(x, y)
     page.mouse.down()
@@ -485,10 +500,9 @@ def test_a_finger_taps_to_select_and_drags_to_discard(server: Server, pages: Pag
     page.tap(f'#hand .card[data-card="{first}"]')
     card = next(a.split()[1] for a in legal(page) if a.startswith("discard "))
     page.wait_for_function("() => document.getAnimations().length === 0")
-    source = page.locator(f'#hand .card[data-card="{card}"]').bounding_box()
+    x, y = grip(page, card)
     goal = page.locator("#pile-box").bounding_box()
-    assert source is not None and goal is not None
-    x, y = source["x"] + 6, source["y"] + source["height"] / 2
+    assert goal is not None
     to_x, to_y = goal["x"] + goal["width"] / 2, goal["y"] + goal["height"] / 2
     cdp = page.context.new_cdp_session(page)
     before = seq(page)
