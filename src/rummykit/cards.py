@@ -31,6 +31,7 @@ __all__ = [
     "Card",
     "Suit",
     "card",
+    "card_names",
     "format_cards",
     "make_deck",
     "parse_cards",
@@ -134,6 +135,11 @@ def suit_of(code: int) -> int:
 def parse_cards(texts: Iterable[str]) -> list[Card]:
     """Parse several cards."""
     return [Card.parse(text) for text in texts]
+
+
+def card_names(cards: Iterable[int]) -> list[str]:
+    """Each card's notation (a list: the JSON form of a hand or a pile)."""
+    return [_NAMES[c] for c in cards]
 
 
 def format_cards(cards: Iterable[int]) -> str:

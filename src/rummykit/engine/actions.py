@@ -27,6 +27,12 @@ ActionKind = Literal["draw-stock", "draw-pile", "meld", "layoff", "discard", "en
 KINDS: Final[tuple[ActionKind, ...]] = get_args(ActionKind)
 
 
+_TEXTS: dict[Action, str] = {}
+"""The notation of the actions written so far (a server writes the same few hundred
+actions in every message it sends), up to :data:`_TEXTS_KEPT` of them."""
+_TEXTS_KEPT: Final = 100_000
+
+
 class Action(NamedTuple):
     """One player action. Immutable and hashable; ``str()`` gives the record notation."""
 
@@ -40,6 +46,14 @@ class Action(NamedTuple):
     """For a joker laid off on a run: at its low end."""
 
     def __str__(self) -> str:
+        text = _TEXTS.get(self)
+        if text is None:
+            text = self._text()
+            if len(_TEXTS) < _TEXTS_KEPT:
+                _TEXTS[self] = text
+        return text
+
+    def _text(self) -> str:
         match self.kind:
             case "draw-stock":
                 return "draw stock"

@@ -222,31 +222,52 @@ class Tracker:
         """``seat``'s knowledge now: the public record joined with its own hand."""
         self.advance(deal)
         hand = sorted(deal.hands[seat])
-        own = Counter(hand)
-        own.subtract(self.known[seat])
-        mine: list[list[int]] = [[] for _ in self.groups]
-        need = self.slots[seat][:]
-        groups = [g.copy() for g in self.groups]
-        for c in sorted((+own).elements()):
-            g = next((g for g in range(len(groups)) if need[g] and groups[g][c]), None)
-            if g is None:  # twins across groups: take it where the card is
-                g = next(g for g in range(len(groups)) if groups[g][c])
-            need[g] -= 1
-            groups[g][c] -= 1
-            mine[g].append(c)
+        # The seat's own cards that the others cannot place: its hand less what it is
+        # known to hold (a multiset difference; the hand is sorted, so is this).
+        own = hand
+        if self.known[seat]:
+            drop = dict.fromkeys(self.known[seat], 0)
+            for c in self.known[seat]:
+                drop[c] += 1
+            own = []
+            for c in hand:
+                if drop.get(c, 0) > 0:
+                    drop[c] -= 1
+                else:
+                    own.append(c)
+        groups = [dict(g) for g in self.groups]
+        mine: list[list[int]] = [[] for _ in groups]
+        if len(groups) == 1:
+            group = groups[0]
+            for c in own:
+                group[c] -= 1
+            mine[0] = own
+        else:
+            need = self.slots[seat][:]
+            for c in own:
+                g = next((g for g in range(len(groups)) if need[g] and groups[g].get(c, 0) > 0),
+                         None)
+                if g is None:  # twins across groups: take it where the card is
+                    g = next(g for g in range(len(groups)) if groups[g].get(c, 0) > 0)
+                need[g] -= 1
+                groups[g][c] -= 1
+                mine[g].append(c)
         top_first = self.stock[::-1]
         hidden = []
         for g, group in enumerate(groups):
-            places = tuple(i for i, p in enumerate(top_first) if p == -(g + 1))
-            counts = tuple(0 if s == seat else self.slots[s][g] for s in range(len(self.slots)))
-            cards = tuple(sorted((+group).elements()))
+            code = -(g + 1)
+            places = tuple(i for i, p in enumerate(top_first) if p == code)
+            counts = tuple(0 if s == seat else slots[g] for s, slots in enumerate(self.slots))
+            cards = tuple(c for c in sorted(group) for _ in range(group[c]))
             if cards or places or any(counts) or mine[g]:
                 hidden.append(Hidden(cards, counts, places, tuple(mine[g])))
+        if self._known_cards is None:
+            self._known_cards = tuple(tuple(sorted(k)) for k in self.known)
         return Knowledge(
             seat=seat,
             hand=tuple(hand),
             pile=tuple(self.pile),
-            known=tuple(tuple(sorted(k)) for k in self.known),
+            known=self._known_cards,
             stock=tuple(p if p >= 0 else UNKNOWN for p in top_first),
             hidden=tuple(hidden),
         )

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from rummykit.cards import CARDS, Card
+from rummykit.cards import CARDS, Card, card_names
 from rummykit.engine.actions import Action
 from rummykit.engine.deal import Deal, Event, Phase
 from rummykit.engine.knowledge import Knowledge
@@ -46,7 +46,7 @@ class MeldView:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "number": self.number, "kind": self.kind, "cards": [str(c) for c in self.cards],
+            "number": self.number, "kind": self.kind, "cards": card_names(self.cards),
             "represents": list(self.represented), "owner": self.owner,
             "laid_by": list(self.laid_by),
         }
@@ -145,16 +145,16 @@ class View:
             "dealer": self.dealer,
             "to_move": self.to_move,
             "phase": self.phase,
-            "hand": [str(c) for c in self.hand],
+            "hand": card_names(self.hand),
             "hand_sizes": list(self.hand_sizes),
             "stock_size": self.stock_size,
-            "pile": [str(c) for c in self.pile],
+            "pile": card_names(self.pile),
             "pile_size": self.pile_size,
             "table": [m.to_json() for m in self.table],
             "history": [[seat, str(action)] for seat, action in self.history],
             "history_length": self.history_length,
             "events": [[index, event] for index, event in self.events],
-            "pile_draws": [[seat, [str(c) for c in cards]] for seat, cards in self.pile_draws],
+            "pile_draws": [[seat, card_names(cards)] for seat, cards in self.pile_draws],
             "totals": list(self.totals),
             "active": list(self.active),
             "opened": list(self.opened),
@@ -166,16 +166,16 @@ class View:
             "deal_result": None if self.deal_result is None else _result_json(
                 self.deal_result, self.rules, self.names),
             "revealed_hands": None if self.revealed_hands is None else [
-                [str(c) for c in h] for h in self.revealed_hands],
+                card_names(h) for h in self.revealed_hands],
             "match_over": self.match_over,
             "match_winner": self.match_winner,
             "match_end": self.match_end,
             "sheet": [list(points) for points in self.sheet],
             "last_deal": None if self.last_deal is None else {
                 **_result_json(self.last_deal.result, self.rules, self.names),
-                "hands": [[str(c) for c in h] for h in self.last_deal.hands],
+                "hands": [card_names(h) for h in self.last_deal.hands],
                 "table": [m.to_json() for m in self.last_deal.table],
-                "pile": [str(c) for c in self.last_deal.pile],
+                "pile": card_names(self.last_deal.pile),
                 "last": None if self.last_deal.last is None else [
                     self.last_deal.last[0], str(self.last_deal.last[1])],
             },
@@ -228,7 +228,7 @@ def view(game: Match | Deal, seat: int, *, recent: int | None = None) -> View:
         melds=tuple(deal.table),
         history=_history(deal, recent),
         history_length=deal.move_count,
-        pile_draws=tuple((s, tuple(CARDS[c] for c in cards)) for s, cards in deal.pile_draws),
+        pile_draws=tuple([(s, tuple([CARDS[c] for c in cards])) for s, cards in deal.pile_draws]),
         events=deal.events,
         totals=tuple(match.totals) if match else (0,) * deal.players,
         active=deal.active,
@@ -337,10 +337,9 @@ def sight(game: Match | Deal, seat: int, *, legal: bool = True) -> Sight:
 
 
 def _history(deal: Deal, recent: int | None) -> tuple[tuple[int, Action], ...]:
-    moves = deal.moves
-    if recent is not None:
-        moves = moves[-recent:] if recent else ()
-    return moves
+    if recent is None:
+        return deal.moves
+    return tuple(deal.moves_since(max(0, deal.move_count - recent)))
 
 
 def _last_deal(match: Match | None, deal: Deal) -> LastDeal | None:

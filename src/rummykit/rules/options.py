@@ -90,6 +90,9 @@ class Rules:
     high_aces: bool = field(default=False, init=False, repr=False, compare=False)
     """Whether an ace may be high (``aces=high-low``): worked out once from ``aces`` (the
     engine asks it at every meld search)."""
+    _text: str = field(default="", init=False, repr=False, compare=False)
+    """The string form (``str(rules)``), made the first time it is asked for (a server
+    names the rules in every message it sends)."""
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
@@ -161,11 +164,12 @@ class Rules:
         return preset(data["preset"]).replace(**options)
 
     def __str__(self) -> str:
-        opts = self.options()
-        if not opts:
-            return self.preset_name
-        body = ",".join(f"{k}={_SPECS[k].to_text(getattr(self, k))}" for k in opts)
-        return f"{self.preset_name}({body})"
+        if not self._text:
+            opts = self.options()
+            body = ",".join(f"{k}={_SPECS[k].to_text(getattr(self, k))}" for k in opts)
+            object.__setattr__(self, "_text",
+                               f"{self.preset_name}({body})" if opts else self.preset_name)
+        return self._text
 
     @classmethod
     def parse(cls, text: str) -> Rules:

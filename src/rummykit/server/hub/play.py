@@ -161,9 +161,9 @@ class Play(HubCore):
         if table.status != "playing" or table.match.is_over:
             return "undo-nothing"
         deal = table.match.deal
-        moves = deal.moves
-        if deal.to_move != seat or not moves or moves[-1][0] != seat or (
-                moves[-1][1].kind not in ("meld", "layoff")) or table.seats.standing[seat]:
+        last = deal.moves_since(deal.move_count - 1) if deal.move_count else []
+        if deal.to_move != seat or not last or last[0][0] != seat or (
+                last[0][1].kind not in ("meld", "layoff")) or table.seats.standing[seat]:
             return "undo-nothing"  # (nor what the stand-in played)
         if any(kind == "person" for s, kind in enumerate(table.seats.kinds) if s != seat) or (
                 table.presence.watching()):

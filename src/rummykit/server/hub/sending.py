@@ -35,7 +35,7 @@ class Sending(HubCore):
         # The page shows the recent actions; the whole history stays in the record.
         v = (view(table.match, seat, recent=HISTORY_SENT).to_json() if seat is not None
              else public_view(table.match, recent=HISTORY_SENT))
-        v["history_length"] = len(table.match.deal.history)
+        v["history_length"] = table.match.deal.move_count
         rematch = None
         if seat is not None and table.next_table is not None:
             nxt = self.tables.get(table.next_table)
