@@ -4,7 +4,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 WEB_STAMP := $(VENV)/.installed-web
 
-.PHONY: run play test docs compiled system-deps bench bench-rl bench-instructions clean
+.PHONY: run play test docs compiled system-deps bench bench-rl bench-load bench-instructions clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -80,6 +80,11 @@ test: $(STAMP) system-deps compiled
 bench: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[bench]'
 	$(BIN)/python bench/run.py
+
+# The web app under load (docs/server.md): 200 paced tables, then 100 at saturation.
+bench-load: $(STAMP) $(WEB_STAMP)
+	$(BIN)/python bench/load.py --tables 200 --seconds 30
+	$(BIN)/python bench/load.py --tables 100 --think 0 --seconds 15
 
 bench-rl: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[bench]'
