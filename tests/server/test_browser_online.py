@@ -213,16 +213,25 @@ def test_the_standin_plays_when_time_runs_out_and_gives_the_seat_back(
     assert "the computer (greedy) plays for now" in ann.inner_text("#me .standin")
     shot(ann, "standin")
     # The stand-in plays on meanwhile: where a deal's summary covers the table, its own
-    # "I'm back" button is the one to press (a summary may open over the table just as
-    # she presses: then she tries again).
+    # "I'm back" button is the one to press. (At the test server's speed the stand-in
+    # finishes a deal every few seconds, so a summary may open just as she aims: she
+    # presses whichever button is on top at that moment, and again if the seat is not
+    # back yet.)
+    press_back = """() => {
+        const summary = document.getElementById('summary');
+        const button = (summary.open && document.getElementById('summary-back'))
+            || document.getElementById('btn-back');
+        button.click();
+    }"""
     for _ in range(5):
-        summary = ann.evaluate("() => document.getElementById('summary').open")
+        ann.evaluate(press_back)
         try:
-            ann.click("#summary-back" if summary else "#btn-back", timeout=3000)
+            ann.wait_for_selector("#standin.hidden", state="attached", timeout=5000)
             break
         except Exception:
             continue
-    ann.wait_for_selector("#standin.hidden", state="attached")
+    else:
+        raise AssertionError("'I'm back' never gave her the seat back")
     # Had the stand-in just finished a deal, the finished deal stays in view (no clock)
     # until its summary, which opens a moment later, is closed: no clock runs while
     # people read it. Then her own clock runs on her turn. (On a slow machine her six
@@ -237,7 +246,7 @@ def test_the_standin_plays_when_time_runs_out_and_gives_the_seat_back(
         if ann.evaluate("() => document.getElementById('summary').open"):
             ann.click("#summary-close")
         elif ann.locator("#standin:not(.hidden)").count():
-            ann.locator("#btn-back:visible, #summary-back:visible").first.click(timeout=3000)
+            ann.evaluate(press_back)
             ann.wait_for_selector("#standin.hidden", state="attached")
         else:
             break
