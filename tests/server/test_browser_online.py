@@ -208,7 +208,10 @@ def test_the_standin_plays_when_time_runs_out_and_gives_the_seat_back(
         "timer": 120, "standin": "greedy"}, timeout=10)
     assert response.status_code == 200, response.text
     ann = open_seat(pages, server, response.json()["seats"][0]["link"])
-    ann.wait_for_selector("#standin:not(.hidden)")
+    # (Polled on a timer: the stand-in's moves redraw the page many times a second.)
+    ann.wait_for_function(
+        "() => !document.getElementById('standin').classList.contains('hidden')",
+        polling=100, timeout=30_000)
     assert "computer (greedy) plays for you" in ann.inner_text("#standin")
     assert "the computer (greedy) plays for now" in ann.inner_text("#me .standin")
     shot(ann, "standin")
@@ -226,7 +229,9 @@ def test_the_standin_plays_when_time_runs_out_and_gives_the_seat_back(
     for _ in range(5):
         ann.evaluate(press_back)
         try:
-            ann.wait_for_selector("#standin.hidden", state="attached", timeout=5000)
+            ann.wait_for_function(
+                "() => document.getElementById('standin').classList.contains('hidden')",
+                polling=100, timeout=5000)
             break
         except Exception:
             continue
@@ -242,7 +247,7 @@ def test_the_standin_plays_when_time_runs_out_and_gives_the_seat_back(
             " || !document.getElementById('standin').classList.contains('hidden')"
             " || (state.view.to_move === 0 && state.table.time_left > 0"
             " && (document.querySelector('#me .clock') || {}).textContent?.includes('s left'))",
-            timeout=30_000)
+            polling=100, timeout=30_000)
         if ann.evaluate("() => document.getElementById('summary').open"):
             ann.click("#summary-close")
         elif ann.locator("#standin:not(.hidden)").count():
