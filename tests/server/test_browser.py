@@ -64,8 +64,9 @@ def free_port() -> int:
 class Server:
     """``rummykit serve`` in a subprocess, on one database and one port, restartable."""
 
-    def __init__(self, db_url: str, workdir: Path) -> None:
+    def __init__(self, db_url: str, workdir: Path, bot_delay: str = BOT_DELAY) -> None:
         self.db_url = db_url
+        self.bot_delay = bot_delay
         self.workdir = workdir
         self.port = free_port()
         self.log = workdir / "server.log"
@@ -79,7 +80,7 @@ class Server:
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "rummykit.cli", "serve", "--host", "127.0.0.1",
-                 "--port", str(self.port), "--db", self.db_url, "--bot-delay", BOT_DELAY,
+                 "--port", str(self.port), "--db", self.db_url, "--bot-delay", self.bot_delay,
                  "--allow-seed", "--tables-per-client", "1000", "--timer-unit", "0.05",
                  "--review-budget", "4", "--review-jobs", "1"],
                 stdout=log, stderr=subprocess.STDOUT, cwd=self.workdir,

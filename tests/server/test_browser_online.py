@@ -8,6 +8,7 @@ The server keeps its tables in PostgreSQL, as a server shared by many people doe
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -194,15 +195,27 @@ def test_the_notices_fit_a_phone(server: Server, pages: Pages, shot: Any,
     shot(eve, "seat-claimed-phone")
 
 
+@pytest.fixture
+def paced_server(tmp_path: Path) -> Iterator[Server]:
+    """A server of one test whose bots (and stand-ins) wait 0.4 s before each move, as
+    people see them: a stand-in at the usual test speed redraws the page 20 times a
+    second, which a loaded machine's browser cannot keep up with."""
+    running = Server(test_browser.sqlite_url(tmp_path), tmp_path, bot_delay="0.4")
+    running.start()
+    yield running
+    running.stop()
+
+
 def test_the_standin_plays_when_time_runs_out_and_gives_the_seat_back(
-        server: Server, pages: Pages, shot: Any) -> None:
+        paced_server: Server, pages: Pages, shot: Any) -> None:
     """A table with a 120-second turn timer (the test server runs timers 20 times fast):
     the clock counts down on the seat to move; when Ann lets it run out, the computer
     plays for her and her page says so, until she presses "I'm back". She can also hand
-    her seat over herself. (The match goes to 1,000 points: the stand-in, which plays as
-    fast as the test server's bots, must not finish it before she is back.)"""
+    her seat over herself. (The match goes to 1,000 points: the stand-in must not finish
+    it before she is back.)"""
     import httpx
 
+    server = paced_server
     response = httpx.post(f"{server.url}/api/tables", json={
         "rules": "basic(target=1000)", "seats": [person("Ann"), bot("Bob", "random")], "seed": 4,
         "timer": 120, "standin": "greedy"}, timeout=10)
