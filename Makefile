@@ -4,7 +4,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 WEB_STAMP := $(VENV)/.installed-web
 
-.PHONY: run play test docs compiled system-deps bench bench-rl bench-load bench-instructions clean
+.PHONY: run play test checks docs compiled system-deps bench bench-rl bench-load bench-instructions clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -65,17 +65,24 @@ MKDOCS := NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 docs: $(STAMP)
 	$(MKDOCS)
 
-# One run of every test on both cores (pytest-xdist: each process its own servers on free
-# ports, its own PostgreSQL and its own Chromium), then the compiled modules' tests against
-# the compiled build.
-test: $(STAMP) system-deps compiled
+# One run of every test on both cores. What does not depend on another runs beside it: the
+# Python packages (pip) beside the system's (apt-get), then the linters, the type check and
+# the docs build beside the compiled build (each of these holds one core). Then every test
+# (pytest-xdist: each process its own servers on free ports, its own PostgreSQL and its own
+# Chromium), then the compiled modules' tests against the compiled build.
+test:
+	@$(MAKE) --no-print-directory -j2 $(STAMP) system-deps
+	@$(MAKE) --no-print-directory -j2 checks compiled
+	$(BIN)/pytest -n 2 --dist worksteal
+	RUMMYKIT_COMPILED=1 PYTHONPATH=$(COMPILED)/src $(BIN)/pytest -p no:cacheprovider \
+		-n 2 --dist worksteal $(COMPILED_TESTS)
+
+# The static checks: lint, strict types, the layers contract, the docs build.
+checks: $(STAMP)
 	$(BIN)/ruff check src tests bench tools
 	$(BIN)/mypy --strict src/rummykit
 	$(BIN)/lint-imports
 	$(MKDOCS) --quiet
-	$(BIN)/pytest -n 2 --dist worksteal
-	RUMMYKIT_COMPILED=1 PYTHONPATH=$(COMPILED)/src $(BIN)/pytest -p no:cacheprovider \
-		-n 2 --dist worksteal $(COMPILED_TESTS)
 
 bench: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[bench]'

@@ -167,7 +167,12 @@ class Pages:
         self.errors: list[str] = []
 
     def new(self, **options: Any) -> Any:
+        """A page in a context of its own. The person asks for reduced motion unless the
+        test says otherwise: cards do not slide and a deal's summary opens at once, which
+        halves the browser's work per move; the tests of the motion itself and of the
+        pause at a deal's end pass ``reduced_motion="no-preference"``."""
         options.setdefault("viewport", {"width": 1280, "height": 900})
+        options.setdefault("reduced_motion", "reduce")
         context = self.browser.new_context(**options)
         context.set_default_timeout(WAIT)
         self.contexts.append(context)
@@ -1206,7 +1211,7 @@ def test_cards_move_and_end_where_the_view_puts_them(server: Server, pages: Page
     ramino (two decks; this deal gives Ann a pair of twins) twin cards are told apart by
     their place among their twins."""
     table = server.table([person("Ann"), bot("Bob", "greedy")], rules=rules, seed=seed)
-    page = open_seat(pages, server, table["seats"][0]["link"])
+    page = open_seat(pages, server, table["seats"][0]["link"], reduced_motion="no-preference")
     dealt = js(page, "state.view.hand")
     assert rules != "ramino" or len(set(dealt)) < len(dealt), "no twins dealt"
     moved = 0

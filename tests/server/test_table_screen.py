@@ -443,7 +443,7 @@ def test_the_end_of_a_deal_is_shown_before_the_next(server: Server, pages: Pages
     the last move said, every hand face up, and then the summary; the next deal is drawn
     only once the summary is closed."""
     table = server.table([person("Ann"), bot("Bob", "greedy")], rules="classic", seed=12)
-    page = open_seat(pages, server, table["seats"][0]["link"])
+    page = open_seat(pages, server, table["seats"][0]["link"], reduced_motion="no-preference")
     rng = random.Random(5)
     play_until_the_next_deal(page, rng)
     assert js(page, "state.view.deal_number") == 2

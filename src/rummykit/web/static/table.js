@@ -265,7 +265,7 @@ function animate(before, old) {
 }
 
 export function render() {
-  const before = positions();
+  const before = reduced ? new Map() : positions();  // where each card was, to slide from
   const old = game.rendered;
   game.shown = game.finished || game.state;
   game.rendered = game.shown;
