@@ -16,8 +16,8 @@ too).
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeAlias
 
 import gymnasium
 import numpy as np
@@ -30,25 +30,62 @@ from rummykit.rl.aec import Episode, RewardKind, RummyEnv
 from rummykit.rl.observation import Vector
 from rummykit.rules import Rules
 
-__all__ = ["SingleAgentEnv"]
+__all__ = ["Opponent", "Policy", "SingleAgentEnv"]
+
+Mask: TypeAlias = npt.NDArray[np.int8]
+
+Policy: TypeAlias = Callable[[Vector, Mask], int]
+"""A policy over action indices: given a seat's observation vector and its action mask, an
+index the mask allows. A trained network is one (wrapped in a function); so is a copy of
+the learner itself, for self-play."""
+
+Opponent: TypeAlias = "str | Bot | Policy"
+"""Who plays a seat other than the learner's: a bot level (``"expert"``,
+``"master(think=0.2)"``), a :class:`~rummykit.bots.Bot` object (anything with a
+``choose(view, rng)`` method) or a :data:`Policy`."""
+
+
+def _is_single(opponents: object) -> bool:
+    """Whether ``opponents`` names one opponent (for every other seat) rather than one per
+    seat."""
+    return isinstance(opponents, str) or callable(getattr(opponents, "choose", None)) \
+        or callable(opponents)
+
+
+def _opponent(spec: object, where: str) -> Bot | Policy:
+    """The bot or policy ``spec`` stands for (a level is made into its bot)."""
+    if isinstance(spec, str):
+        return make_bot(spec)
+    if callable(getattr(spec, "choose", None)):
+        bot: Bot = spec  # type: ignore[assignment]
+        return bot
+    if callable(spec):
+        policy: Policy = spec
+        return policy
+    raise TypeError(f"{where}: {type(spec).__name__} is not an opponent; give a bot level "
+                    "such as 'expert', a Bot (an object with choose(view, rng)) or a "
+                    "policy (a function of an observation and an action mask that "
+                    "returns an index)")
 
 
 class SingleAgentEnv(gymnasium.Env[Vector, np.int64]):
     """Rummy for one learning seat against rummykit bots.
 
-    ``opponents``: one bot for every other seat (a level such as ``"expert"``, options
-    included, or a :class:`~rummykit.bots.Bot`), or one per other seat, clockwise from the
-    learner's left. ``seat``: the learner's seat. ``episode``, ``reward``: as for
-    :class:`~rummykit.rl.aec.RummyEnv`. An index the mask does not allow ends the episode
-    with ``illegal_reward`` (and ``info["illegal"]``), as in PettingZoo's classic
-    environments.
+    ``opponents``: one :data:`Opponent` for every other seat (a level such as ``"expert"``,
+    options included, a :class:`~rummykit.bots.Bot` object, or a :data:`Policy` over
+    indices such as a copy of the learner for self-play), or a list of one per other
+    seat, clockwise from the learner's left. ``seat``: the learner's seat. ``episode``,
+    ``reward``: as for :class:`~rummykit.rl.aec.RummyEnv`. An index the mask does not allow
+    ends the episode with ``illegal_reward`` (and ``info["illegal"]``), as in PettingZoo's
+    classic environments; once the episode is over the mask allows every index (see
+    :meth:`action_masks`).
     """
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}  # noqa: RUF012 (as Env)
 
     def __init__(
         self, rules: str | Rules = "classic", players: int = 2,
-        opponents: str | Bot | Sequence[str | Bot] = "expert", *, seat: int = 0,
+        opponents: Opponent | Sequence[Opponent] = "expert", *, seat: int = 0,
         episode: Episode = "deal", reward: RewardKind = "points",
         render_mode: str | None = None, seed: int | None = None, illegal_reward: float = -1.0,
     ) -> None:
@@ -60,12 +97,18 @@ class SingleAgentEnv(gymnasium.Env[Vector, np.int64]):
         self.render_mode = render_mode
         self.seat = seat
         self.agent = self.game.possible_agents[seat]
-        specs = [opponents] * (players - 1) if isinstance(opponents, str | Bot) \
-            else list(opponents)
+        if _is_single(opponents):
+            specs: list[object] = [opponents] * (players - 1)
+        elif isinstance(opponents, Sequence):
+            specs = list(opponents)
+        else:
+            raise TypeError(f"opponents: {type(opponents).__name__} is neither an opponent "
+                            "nor a list of them")
         if len(specs) != players - 1:
             raise ValueError(f"{len(specs)} opponents for the {players - 1} other seats")
-        bots = [make_bot(b) if isinstance(b, str) else b for b in specs]
-        self.bots: dict[int, Bot] = {(seat + 1 + i) % players: bot for i, bot in enumerate(bots)}
+        self.bots: dict[int, Bot | Policy] = {
+            (seat + 1 + i) % players: _opponent(spec, f"opponent {i + 1}")
+            for i, spec in enumerate(specs)}
         space = self.game.observation_space(self.agent)
         assert isinstance(space, spaces.Dict)
         box = space["observation"]
@@ -107,8 +150,15 @@ class SingleAgentEnv(gymnasium.Env[Vector, np.int64]):
             self.render()
         return self._observation(), reward, terminated, False, self._info()
 
-    def action_masks(self) -> npt.NDArray[np.int8]:
-        """The legal indices of the learner's next action (1 legal, 0 not)."""
+    def action_masks(self) -> Mask:
+        """The legal indices of the learner's next action (1 legal, 0 not).
+
+        Once the episode is over every index is allowed: no action is legal any more, but
+        a vector environment that resets on the next step (Gymnasium's ``NEXT_STEP``
+        autoreset) still asks for one, which it does not play, and a masked sampler needs
+        one index at least to draw from."""
+        if self._illegal or self.game.terminations.get(self.agent, True):
+            return np.ones(self.game.codec.size, dtype=np.int8)
         return self.game.observe(self.agent)["action_mask"].copy()
 
     def render(self) -> str | None:
@@ -133,6 +183,19 @@ class SingleAgentEnv(gymnasium.Env[Vector, np.int64]):
         while not game.terminations.get(self.agent, True) and game.agent_selection != self.agent:
             assert game.match is not None
             seat = game.deal.to_move
-            action = self.bots[seat].choose(view(game.match, seat), self._rng)
-            for index in game.codec.steps(action):
-                game.step(index)
+            player = self.bots[seat]
+            if callable(getattr(player, "choose", None)):
+                bot: Bot = player  # type: ignore[assignment]
+                action = bot.choose(view(game.match, seat), self._rng)
+                for index in game.codec.steps(action):
+                    game.step(index)
+                continue
+            policy: Policy = player  # type: ignore[assignment]
+            agent = game.agent_selection
+            seen = game.observe(agent)
+            mask = seen["action_mask"]
+            index = int(policy(seen["observation"].copy(), mask.copy()))
+            if not (0 <= index < game.codec.size and mask[index]):
+                raise ValueError(f"the policy of seat {seat} chose index {index}, which its "
+                                 "action mask does not allow")
+            game.step(index)
