@@ -38,6 +38,7 @@ import rummykit.bots.master
 from rummykit.bots import make_bot
 from rummykit.engine import Deal, Match
 from rummykit.engine.views import view
+from rummykit.intervals import wilson
 from rummykit.rules import Rules
 
 
@@ -113,16 +114,6 @@ def play(task: tuple[str, str, str, int, int, int, bool, bool, bool]) -> dict[st
     return out
 
 
-def wilson(k: int, n: int) -> tuple[float, float]:
-    if n == 0:
-        return (0.0, 1.0)
-    z = 1.96
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("first")
@@ -174,7 +165,8 @@ def main(argv: list[str] | None = None) -> int:
                             / len(turns)) for i in pairs]
     mean = statistics.mean(diffs)
     se = statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else float("inf")
-    low, high = wilson(won, deals)
+    rate = wilson(won, deals)
+    low, high = rate.low, rate.high
     report: dict[str, Any] = {
         "first": args.first, "second": args.second, "rules": args.rules,
         "players": args.players, "deals": deals, "first_won": won, "second_won": lost,

@@ -5,6 +5,8 @@ environment (the ``rl`` extra: ``pip install 'rummykit[rl]'``).
 - :class:`SingleAgentEnv`: the Gymnasium environment, one seat learning against bots,
   registered as ``rummykit/Rummy-v0`` (``gymnasium.make("rummykit/Rummy-v0",
   rules="ramino", players=4)`` once this package is imported).
+- :func:`evaluate`: the evaluation protocol (a policy against a bot level on seat-swapped
+  deals, deals won and points per deal with 95% intervals), the way to report results.
 - :class:`ActionCodec` and :class:`Encoder`: the action indices and the observation
   vector, documented in docs/rl.md.
 """
@@ -15,18 +17,23 @@ import gymnasium
 
 from rummykit.rl.actions import ActionCodec, max_table_melds
 from rummykit.rl.aec import RummyEnv, deal_rewards, env, match_rewards, resolve_rules
+from rummykit.rl.evaluate import Evaluation, evaluate
 from rummykit.rl.observation import Encoder, Layout
-from rummykit.rl.single import SingleAgentEnv
+from rummykit.rl.single import Opponent, Policy, SingleAgentEnv
 
 __all__ = [
     "ENV_ID",
     "ActionCodec",
     "Encoder",
+    "Evaluation",
     "Layout",
+    "Opponent",
+    "Policy",
     "RummyEnv",
     "SingleAgentEnv",
     "deal_rewards",
     "env",
+    "evaluate",
     "match_rewards",
     "max_table_melds",
     "raw_env",
