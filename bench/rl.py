@@ -18,6 +18,13 @@ turn ``--rounds`` times and each cell's best round kept (the machine may be shar
   PettingZoo API, present in PettingZoo before 1.27), played by the same loop as rummykit:
   ``raw`` is its unwrapped environment, ``wrapped`` the one ``gin_rummy_v4.env()`` gives.
 
+* ``rummykit classic 2p gym ...``: the Gymnasium API, one learning seat against the
+  ``random`` bot, ``--vector`` deals at once (16 by default), masked random indices: the
+  deals as separate ``SingleAgentEnv`` objects stepped one by one in a Python loop, as
+  Gymnasium's ``SyncVectorEnv`` (``make_vec(..., vectorization_mode="sync")``), and as
+  the batched ``VectorRummyEnv`` (``make_vec``'s default). A step is one learner's
+  index; the bots' moves in between are part of its cost.
+
 Ratios: each rummykit cell against the peer driven the same way (raw against RLCard's API,
 wrapped against PettingZoo's wrapped env). The target: ``classic`` 2-player raw at least
 3x RLCard's env API; printed as met or MISSED, never asserted. A peer that cannot be
@@ -76,6 +83,52 @@ def rate(episode: Callable[[], int], seconds: float) -> float:
             return steps / elapsed
 
 
+def vector_cells(n: int) -> dict[str, Callable[[], Callable[[], int]]]:
+    """The Gymnasium cells of ``n`` deals at once; each "episode" is 50 steps of every
+    deal (a deal that ends is dealt again)."""
+    import gymnasium
+    import numpy as np
+
+    import rummykit.rl as rl
+
+    def draw(rng: Any, mask: Any) -> int:
+        legal = np.flatnonzero(mask)
+        return int(legal[rng.integers(len(legal))])
+
+    def separate() -> Callable[[], int]:
+        envs = [rl.SingleAgentEnv("classic", 2, opponents="random") for _ in range(n)]
+        masks = [env.reset(seed=i)[1]["action_mask"] for i, env in enumerate(envs)]
+        rng = np.random.default_rng(0)
+
+        def episode() -> int:
+            for _ in range(50):
+                for i, env in enumerate(envs):
+                    _obs, _r, done, _t, info = env.step(draw(rng, masks[i]))
+                    masks[i] = env.reset()[1]["action_mask"] if done else info["action_mask"]
+            return 50 * n
+        return episode
+
+    def vector(mode: str) -> Callable[[], Callable[[], int]]:
+        def cell() -> Callable[[], int]:
+            v = gymnasium.make_vec(rl.ENV_ID, num_envs=n, vectorization_mode=mode,
+                                   rules="classic", players=2, opponents="random")
+            info = v.reset(seed=0)[1]
+            rng = np.random.default_rng(0)
+
+            def episode() -> int:
+                nonlocal info
+                for _ in range(50):
+                    actions = np.array([draw(rng, m) for m in info["action_mask"]])
+                    info = v.step(actions)[4]
+                return 50 * n
+            return episode
+        return cell
+
+    return {f"rummykit classic 2p gym x{n} separate": separate,
+            f"rummykit classic 2p gym x{n} sync vector": vector("sync"),
+            f"rummykit classic 2p gym x{n} batched": vector("vector_entry_point")}
+
+
 def cells(presets: list[str], players: list[int]) -> dict[str, Callable[[], Callable[[], int]]]:
     """Every cell: its name, and how to make its episode function."""
     import rummykit.rl as rl
@@ -116,11 +169,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--presets", nargs="*", default=list(PRESETS))
     parser.add_argument("--players", nargs="*", type=int, default=[2, 4])
+    parser.add_argument("--vector", type=int, default=16,
+                        help="deals at once in the Gymnasium cells (0: none)")
     args = parser.parse_args(argv)
 
     made: dict[str, Callable[[], int]] = {}
     skipped: dict[str, str] = {}
-    for name, make in cells(args.presets, args.players).items():
+    every = cells(args.presets, args.players)
+    if args.vector:
+        every.update(vector_cells(args.vector))
+    for name, make in every.items():
         try:
             made[name] = make()
         except PeerUnavailable as exc:

@@ -197,3 +197,74 @@ def test_make_vec_samples_masked_actions_across_resets(vector: str,
 def test_the_learning_seat_is_never_played_by_an_opponent() -> None:
     e = SingleAgentEnv("basic", 3, opponents=[make_bot("random"), CountingBot()], seat=2)
     assert sorted(e.bots) == [0, 1]
+
+
+# -- the batched environment (the vector entry point) -----------------------------------
+
+
+def test_make_vec_gives_the_batched_environment_by_default() -> None:
+    from rummykit.rl import VectorRummyEnv
+
+    v = gymnasium.make_vec(ENV_ID, num_envs=3, rules="basic", players=3, opponents="random")
+    assert isinstance(v.unwrapped, VectorRummyEnv)
+    obs, info = v.reset(seed=1)
+    assert obs.shape == (3, v.single_observation_space.shape[0]) and obs.dtype == np.float32
+    assert info["action_mask"].shape == (3, v.single_action_space.n)
+    v.close()
+
+
+@pytest.mark.parametrize("autoreset", [AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP],
+                         ids=lambda a: a.value)
+def test_the_batch_plays_as_separate_environments_do(autoreset: AutoresetMode) -> None:
+    """The batch and four separate environments, given the same seeds and the same
+    actions, give the same observations, rewards, ends and masks at every step, across
+    resets; each mask in play is the engine's legal actions."""
+    from rummykit.rl import VectorRummyEnv
+
+    n = 4
+    batch = VectorRummyEnv(n, "classic", 2, opponents="random", autoreset_mode=autoreset)
+    alone = [SingleAgentEnv("classic", 2, opponents="random") for _ in range(n)]
+    obs, info = batch.reset(seed=11)
+    pending = [False] * n
+    for i, env in enumerate(alone):
+        o, inf = env.reset(seed=11 + i)
+        assert np.array_equal(obs[i], o) and np.array_equal(info["action_mask"][i],
+                                                            inf["action_mask"])
+    rng = np.random.default_rng(3)
+    ends = 0
+    for _ in range(600):
+        masks = info["action_mask"]
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        obs, rewards, terminated, truncated, info = batch.step(actions)
+        for i, env in enumerate(alone):
+            if pending[i]:
+                o, inf = env.reset()
+                r, term = 0.0, False
+                pending[i] = False
+            else:
+                o, r, term, _trunc, inf = env.step(int(actions[i]))
+                if term and autoreset == AutoresetMode.SAME_STEP:
+                    assert np.array_equal(info["final_obs"][i], o)
+                    o, inf = env.reset()
+                elif term:
+                    pending[i] = True
+            assert np.array_equal(obs[i], o)
+            assert (rewards[i], terminated[i]) == (r, term)
+            assert np.array_equal(info["action_mask"][i], inf["action_mask"])
+            if not env.game.terminations.get(env.agent, True):
+                assert np.array_equal(inf["action_mask"], _reference_mask(env.game, env.agent))
+        assert not truncated.any()  # a deal always ends; nothing is cut short
+        ends += int(terminated.sum())
+    assert ends >= n
+
+
+def test_the_batch_refuses_what_it_cannot_do() -> None:
+    from rummykit.rl import VectorRummyEnv
+
+    with pytest.raises(ValueError, match="num_envs must be at least 1"):
+        VectorRummyEnv(0)
+    with pytest.raises(ValueError, match="DISABLED"):
+        VectorRummyEnv(2, opponents="random", autoreset_mode=AutoresetMode.DISABLED)
+    v = VectorRummyEnv(2, opponents="random")
+    with pytest.raises(ValueError, match="3 seeds for 2 deals"):
+        v.reset(seed=[1, 2, 3])

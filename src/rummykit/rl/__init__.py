@@ -5,6 +5,9 @@ environment (the ``rl`` extra: ``pip install 'rummykit[rl]'``).
 - :class:`SingleAgentEnv`: the Gymnasium environment, one seat learning against bots,
   registered as ``rummykit/Rummy-v0`` (``gymnasium.make("rummykit/Rummy-v0",
   rules="ramino", players=4)`` once this package is imported).
+- :class:`VectorRummyEnv`: many deals stepped in one call, arrays in and out (the
+  environment's vector entry point: ``gymnasium.make_vec("rummykit/Rummy-v0",
+  num_envs=N)``).
 - :func:`evaluate`: the evaluation protocol (a policy against a bot level on seat-swapped
   deals, deals won and points per deal with 95% intervals), the way to report results.
 - :class:`ActionCodec` and :class:`Encoder`: the action indices and the observation
@@ -20,6 +23,7 @@ from rummykit.rl.aec import RummyEnv, deal_rewards, env, match_rewards, resolve_
 from rummykit.rl.evaluate import Evaluation, evaluate
 from rummykit.rl.observation import Encoder, Layout
 from rummykit.rl.single import Opponent, Policy, SingleAgentEnv
+from rummykit.rl.vector import VectorRummyEnv
 
 __all__ = [
     "ENV_ID",
@@ -31,6 +35,7 @@ __all__ = [
     "Policy",
     "RummyEnv",
     "SingleAgentEnv",
+    "VectorRummyEnv",
     "deal_rewards",
     "env",
     "evaluate",
@@ -50,5 +55,6 @@ if ENV_ID not in gymnasium.registry:
     gymnasium.register(
         id=ENV_ID,
         entry_point="rummykit.rl.single:SingleAgentEnv",
+        vector_entry_point="rummykit.rl.vector:VectorRummyEnv",
         kwargs={"rules": "classic", "players": 2, "opponents": "expert"},
     )
