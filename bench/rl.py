@@ -24,6 +24,10 @@ turn ``--rounds`` times and each cell's best round kept (the machine may be shar
   Gymnasium's ``SyncVectorEnv`` (``make_vec(..., vectorization_mode="sync")``), and as
   the batched ``VectorRummyEnv`` (``make_vec``'s default). A step is one learner's
   index; the bots' moves in between are part of its cost.
+* ``... openspiel``: random play through OpenSpiel's state API (``legal_actions()``,
+  ``apply_action()``, chance outcomes drawn by their odds; a step is a player's action):
+  rummykit's OpenSpiel game (``rummykit.openspiel``, classic, 2 players), and OpenSpiel's
+  own gin rummy, written in C++, as its peer (``--no-openspiel`` leaves both out).
 
 Ratios: each rummykit cell against the peer driven the same way (raw against RLCard's API,
 wrapped against PettingZoo's wrapped env). The target: ``classic`` 2-player raw at least
@@ -129,6 +133,38 @@ def vector_cells(n: int) -> dict[str, Callable[[], Callable[[], int]]]:
             f"rummykit classic 2p gym x{n} batched": vector("vector_entry_point")}
 
 
+def play_openspiel(game: Any, rng: random.Random) -> int:
+    """One game of random play through OpenSpiel's state API (chance outcomes drawn by
+    their odds); return the player actions (chance nodes are not counted)."""
+    state = game.new_initial_state()
+    steps = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, odds = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(outcomes, odds)[0])
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+            steps += 1
+    return steps
+
+
+def openspiel_cells() -> dict[str, Callable[[], Callable[[], int]]]:
+    """rummykit's OpenSpiel game (classic, 2 players) and OpenSpiel's own gin rummy (C++),
+    both played by the loop above."""
+    def cell(name: str, params: dict[str, Any]) -> Callable[[], Callable[[], int]]:
+        def make() -> Callable[[], int]:
+            pyspiel = import_peer("pyspiel")
+            if name == "rummykit":
+                import_peer("rummykit.openspiel")
+            game, rng = pyspiel.load_game(name, params), random.Random(0)
+            return lambda: play_openspiel(game, rng)
+        return make
+
+    return {"rummykit classic 2p openspiel": cell("rummykit", {"rules": "classic"}),
+            "open_spiel gin_rummy (C++) openspiel": cell("gin_rummy", {})}
+
+
 def cells(presets: list[str], players: list[int]) -> dict[str, Callable[[], Callable[[], int]]]:
     """Every cell: its name, and how to make its episode function."""
     import rummykit.rl as rl
@@ -171,6 +207,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", nargs="*", type=int, default=[2, 4])
     parser.add_argument("--vector", type=int, default=16,
                         help="deals at once in the Gymnasium cells (0: none)")
+    parser.add_argument("--no-openspiel", action="store_true",
+                        help="leave out the OpenSpiel cells")
     args = parser.parse_args(argv)
 
     made: dict[str, Callable[[], int]] = {}
@@ -178,6 +216,8 @@ def main(argv: list[str] | None = None) -> int:
     every = cells(args.presets, args.players)
     if args.vector:
         every.update(vector_cells(args.vector))
+    if not args.no_openspiel:
+        every.update(openspiel_cells())
     for name, make in every.items():
         try:
             made[name] = make()
@@ -199,6 +239,11 @@ def main(argv: list[str] | None = None) -> int:
         peer = pz.get(kind)
         versus_pz = f"{value / peer:.2f}x" if peer and name.startswith("rummykit") else ""
         print(f"{name:40} {value:>10,.0f} {versus_rlcard:>14} {versus_pz:>18}")
+    ours, gin = (best.get(f"{n} openspiel") for n in
+                 ("rummykit classic 2p", "open_spiel gin_rummy (C++)"))
+    if ours and gin:
+        print(f"OpenSpiel: rummykit's Python game {ours / gin:.2f}x the speed of "
+              "OpenSpiel's C++ gin rummy, both through OpenSpiel's Python state API")
     for name, why in skipped.items():
         print(f"{name:40} skipped: {why}")
     classic = best.get("rummykit classic 2p raw")

@@ -24,6 +24,7 @@ __all__ = [
     "check_layout",
     "deal_layout",
     "deal_rng",
+    "layout_from_deck",
     "refill_rng",
     "seats_from",
     "shuffle",
@@ -76,6 +77,27 @@ def deal_layout(
     the rest is the stock."""
     deck = list(_deck_codes(rules.decks, rules.jokers))
     shuffle(deck, deal_rng(seed, index))
+    return _dealt(rules, players, dealer, deck, active)
+
+
+def layout_from_deck(
+    rules: Rules, players: int, dealer: int, deck: Sequence[int],
+    active: Sequence[bool] | None = None,
+) -> Layout:
+    """The layout dealt from ``deck`` in this order (its first card dealt first): one card
+    at a time clockwise from the dealer's left, then one card face up to start the pile;
+    the rest is the stock, its top the card after the pile's. ``deck`` must be the rules'
+    whole deck (a ValueError otherwise)."""
+    if sorted(deck) != _sorted_deck(rules.decks, rules.jokers):
+        raise ValueError(f"not this rules' deck: {len(deck)} cards, "
+                         f"{rules.deck_size} expected, each card as many times as it has copies")
+    return _dealt(rules, players, dealer, deck, active)
+
+
+def _dealt(rules: Rules, players: int, dealer: int, deck: Sequence[int],
+           active: Sequence[bool] | None) -> Layout:
+    """The dealing of :func:`deal_layout` and :func:`layout_from_deck` (the deck not
+    checked)."""
     seats = seats_from(dealer, players, active)
     size = rules.hand_size_for(len(seats))
     # One card at a time clockwise: the k-th seat dealt to gets every len(seats)-th card
