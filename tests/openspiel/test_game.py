@@ -285,3 +285,31 @@ def test_openspiels_ismcts_bot_plays_whole_deals(name: str) -> None:
         else:
             state.apply_action(rng.choice(state.legal_actions()))
     assert sum(state.returns()) == pytest.approx(0.0)
+
+
+def test_the_game_string_pickle_and_openspiels_rl_environment() -> None:
+    """What OpenSpiel's tools take for granted: the game made from its string, a state
+    that pickles, and OpenSpiel's RL environment (the one its DQN, NFSP and policy
+    gradient learners use) playing a deal to its end, the observation tensor as its
+    "info_state"."""
+    import pickle
+
+    from open_spiel.python import rl_environment
+
+    game = pyspiel.load_game("rummykit(rules=ramino,players=4)")
+    assert game.num_players() == 4 and game.num_distinct_actions() == 2107
+    state = playout(game, 4)[300]
+    again = pickle.loads(pickle.dumps(state))
+    assert again.history() == state.history() and str(again) == str(state)
+    assert again.legal_actions() == state.legal_actions()
+
+    classic = load("classic", 2)
+    env = rl_environment.Environment(classic)
+    size = classic.observation_tensor_size()  # type: ignore[attr-defined]
+    assert size > 0 and env.observation_spec()["info_state"] == (size,)
+    step = env.reset()
+    rng = np.random.default_rng(0)
+    while not step.last():
+        seat = step.observations["current_player"]
+        step = env.step([int(rng.choice(step.observations["legal_actions"][seat]))])
+    assert sorted(step.rewards) in ([-1.0, 1.0], [0.0, 0.0])
