@@ -79,6 +79,10 @@ DEFAULTS: dict[str, Any] = {"rules": "classic", "players": 2, "reward": "win",
                             "max_moves": 5000}
 """The game's parameters and their defaults."""
 
+RESAMPLE_TRIES = 1000
+"""How many deals :meth:`RummyState.resample_from_infostate` draws, at most, for a state in
+which another seat has begun choosing a meld, to find one in which it can finish it."""
+
 _GAME_TYPE = pyspiel.GameType(
     short_name=GAME_NAME,
     long_name="Rummy (rummykit: every preset and option)",
@@ -364,12 +368,24 @@ class RummyState(pyspiel.State):  # type: ignore[misc]  # pyspiel: untyped
         """A state ``player_id`` cannot tell from this one: the cards it cannot see dealt
         again by the engine's :func:`~rummykit.engine.sampling.determinize` (from a
         generator seeded by ``probability_sampler``, a function returning numbers in
-        [0, 1), as OpenSpiel passes)."""
+        [0, 1), as OpenSpiel passes). Where another seat is choosing a meld card by card,
+        only a deal in which it can finish that meld will do: deals are drawn until one
+        does (:data:`RESAMPLE_TRIES` at most; then a ValueError)."""
         deal = self._deal
         if deal is None or self._refill is not None or self.is_terminal():
             return self.clone()  # type: ignore[no-any-return]
         rng = random.Random(int(float(probability_sampler()) * (1 << 53)))
-        world = determinize(view(deal, player_id), rng)
+        seen = view(deal, player_id)
+        chosen = self._choosing if deal.to_move != player_id else ()
+        for _ in range(RESAMPLE_TRIES):
+            world = determinize(seen, rng)
+            if not chosen or _can_go_on(world, chosen):
+                break
+        else:
+            raise ValueError(
+                f"no deal of the cards seat {player_id} cannot see, in {RESAMPLE_TRIES} "
+                f"tries, lets seat {deal.to_move} finish the meld it has begun "
+                f"({format_cards(chosen)}): resample at another state")
         new = RummyState(self.get_game())
         new._deck = self._deck[:]
         new._left = Counter()
@@ -383,6 +399,13 @@ class RummyState(pyspiel.State):  # type: ignore[misc]  # pyspiel: untyped
                       for s, line in enumerate(self._start)]
         new._new_position()
         return new
+
+
+def _can_go_on(world: Deal, chosen: tuple[int, ...]) -> bool:
+    """Whether the player to move in ``world`` holds a legal meld that begins with the
+    cards ``chosen`` (as the steps chose them)."""
+    melds = MeldChoice([a.cards for a in world.legal_actions() if a.kind == "meld"])
+    return bool(melds.next_cards(chosen)) or melds.is_meld(chosen)
 
 
 class RummyObserver:

@@ -318,3 +318,37 @@ def test_the_game_string_pickle_and_openspiels_rl_environment() -> None:
         seat = step.observations["current_player"]
         step = env.step([int(rng.choice(step.observations["legal_actions"][seat]))])
     assert sorted(step.rewards) in ([-1.0, 1.0], [0.0, 0.0])
+
+
+def test_a_state_resampled_while_another_seat_chooses_a_meld_lets_it_finish() -> None:
+    """Where seat 1 has chosen some cards of a meld, a state resampled for seat 0 gives
+    seat 1 a hand that holds them and can finish a meld they begin; it plays on to the
+    end of the deal."""
+    game = load("classic", 2)
+    found = 0
+    for seed in range(40):
+        for state in playout(game, seed):
+            if state.is_chance_node() or state.is_terminal() or not state.choosing:
+                continue
+            mover = state.current_player()
+            other = 1 - mover
+            for k in range(5):
+                again = state.resample_from_infostate(
+                    other, pyspiel.UniformProbabilitySampler(0., 1.))
+                hand = Counter(again.deal.hands[mover])
+                assert not Counter(state.choosing) - hand
+                legal = again.legal_actions()
+                assert legal and all(i == LAY_MELD or MELD_CARD <= i < LAY_MELD for i in legal)
+                if k == 0:
+                    rng = random.Random(seed)
+                    while not again.is_terminal():
+                        if again.is_chance_node():
+                            outcomes, odds = zip(*again.chance_outcomes(), strict=True)
+                            again.apply_action(rng.choices(outcomes, odds)[0])
+                        else:
+                            again.apply_action(rng.choice(again.legal_actions()))
+            found += 1
+            break
+        if found >= 3:
+            return
+    pytest.fail(f"only {found} deals had a meld being chosen")
