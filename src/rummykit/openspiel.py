@@ -295,9 +295,10 @@ class RummyState(pyspiel.State):  # type: ignore[misc]  # pyspiel: untyped
             found = codec.action(index)
             assert found is not None
             played = found
-        drawn = deal.stock[-1] if played.kind == "draw-stock" and deal.stock else -1
         refills = deal.refills_used
         deal.push(played)
+        # The card a stock draw took (the stock turned over first where it was empty).
+        drawn = deal.hands[seat][-1] if played.kind == "draw-stock" else -1
         self._log.append((f"{seat}: {played}", seat, drawn))
         if deal.refills_used > refills:
             # The engine has shuffled the pile into the stock: chance deals the order.
