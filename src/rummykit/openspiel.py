@@ -44,8 +44,12 @@ only) are provided too.
 :meth:`RummyState.resample_from_infostate` deals the cards a player cannot see with the
 engine's :func:`~rummykit.engine.sampling.determinize`, so OpenSpiel's IS-MCTS bot plays
 every preset. A resampled state starts where the player is (its ``history()`` is empty);
-the player's information state string in it is the same, the other seats' are built from
-their sampled hands.
+the player's information state string in it is the same, the public part of every seat's
+is the real one, and the other seats' private parts start from their sampled hands.
+
+An action that is not legal, or any action once the game is over, is a ValueError and
+changes nothing. The game's name keeps an options string %-encoded, so that the name
+loads the same game again (and states pickle and serialize).
 """
 
 from __future__ import annotations
@@ -53,6 +57,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from typing import Any
+from urllib.parse import quote, unquote
 
 import numpy as np
 import numpy.typing as npt
@@ -122,7 +127,11 @@ class GameSpec:
             raise ValueError(f"unknown parameters {sorted(unknown)}: the parameters are "
                              f"{sorted(DEFAULTS)}")
         values = {**DEFAULTS, **values}
-        rules = resolve_rules(str(values["rules"]))
+        rules = resolve_rules(unquote(str(values["rules"])))
+        # The rules as OpenSpiel's game name holds them: an options string's brackets,
+        # commas and "=" would read as a game of their own there, so they are written
+        # %-encoded (a preset's name stays as it is), and the name loads the game again.
+        values["rules"] = quote(str(rules), safe="")
         players = int(values["players"])
         rules.check_players(players)
         reward = str(values["reward"])
@@ -213,7 +222,9 @@ class RummyState(pyspiel.State):  # type: ignore[misc]  # pyspiel: untyped
         # What every seat saw, in order: (text, seat, card the seat drew from the stock or
         # -1); a resampled state's other seats start from their sampled hands.
         self._log: list[tuple[str, int, int]] = []
-        self._start: list[str] = []  # each seat's first line of its information state
+        # Each seat's first line of its information state: its private part (the hand it
+        # was dealt) and the public part (the first face-up card).
+        self._start: list[tuple[str, str]] = []
 
     # -- the deal ----------------------------------------------------------------------
 
@@ -274,6 +285,10 @@ class RummyState(pyspiel.State):  # type: ignore[misc]  # pyspiel: untyped
         return self._melds
 
     def _apply_action(self, action: int) -> None:
+        """Play ``action``; one that is not legal here is a ValueError, and changes
+        nothing."""
+        if self.is_terminal():
+            raise ValueError(f"the game is over: action {action} cannot be played")
         if self.is_chance_node():
             self._deal_card(int(action))
             return
@@ -282,6 +297,11 @@ class RummyState(pyspiel.State):  # type: ignore[misc]  # pyspiel: untyped
         assert deal is not None
         seat = deal.to_move
         codec = self._spec.codec
+        legal = (self._meld_steps() if self._choosing
+                 else codec.indices(self._legal) if 0 <= index < codec.size else ())
+        if index not in legal:
+            what = codec.describe(index) if 0 <= index < codec.size else "no such action"
+            raise ValueError(f"action {index} ({what}) is not legal for seat {seat} here")
         self._moves += 1
         if MELD_CARD <= index < LAY_MELD:
             self._choosing += (index - MELD_CARD,)
@@ -337,8 +357,8 @@ class RummyState(pyspiel.State):  # type: ignore[misc]  # pyspiel: untyped
             self._deal = Deal(game.rules, players=game.players, dealer=game.players - 1,
                               layout=layout)
             upcard = format_cards(layout.pile)
-            self._start = [f"seat {s} dealt {format_cards(sorted(layout.hands[s]))}; "
-                           f"face up {upcard}" for s in range(game.players)]
+            self._start = [(f"seat {s} dealt {format_cards(sorted(layout.hands[s]))}",
+                            f"face up {upcard}") for s in range(game.players)]
             self._new_position()
 
     # -- words -------------------------------------------------------------------------
@@ -370,16 +390,20 @@ class RummyState(pyspiel.State):  # type: ignore[misc]  # pyspiel: untyped
         again by the engine's :func:`~rummykit.engine.sampling.determinize` (from a
         generator seeded by ``probability_sampler``, a function returning numbers in
         [0, 1), as OpenSpiel passes). Where another seat is choosing a meld card by card,
-        only a deal in which it can finish that meld will do: deals are drawn until one
-        does (:data:`RESAMPLE_TRIES` at most; then a ValueError)."""
+        the cards it chose are dealt to it, and only a deal in which it can finish that
+        meld will do: deals are drawn until one does (:data:`RESAMPLE_TRIES` at most; then
+        a ValueError). At a chance node there is nothing to resample: a ValueError."""
         deal = self._deal
-        if deal is None or self._refill is not None or self.is_terminal():
-            return self.clone()  # type: ignore[no-any-return]
+        if deal is None or self._refill is not None:
+            raise ValueError("a chance node has no information state to resample from: "
+                             "resample where a player is to move")
+        if self.is_terminal():
+            return self.clone()  # type: ignore[no-any-return]  # nothing is hidden
         rng = random.Random(int(float(probability_sampler()) * (1 << 53)))
         seen = view(deal, player_id)
         chosen = self._choosing if deal.to_move != player_id else ()
         for _ in range(RESAMPLE_TRIES):
-            world = determinize(seen, rng)
+            world = determinize(seen, rng, holding=chosen)
             if not chosen or _can_go_on(world, chosen):
                 break
         else:
@@ -388,16 +412,16 @@ class RummyState(pyspiel.State):  # type: ignore[misc]  # pyspiel: untyped
                 f"tries, lets seat {deal.to_move} finish the meld it has begun "
                 f"({format_cards(chosen)}): resample at another state")
         new = RummyState(self.get_game())
-        new._deck = self._deck[:]
+        new._deck = []  # the real order of the deck stays with the real state
         new._left = Counter()
         new._deal = world
         new._choosing = self._choosing
         new._moves = self._moves
         new._log = [(text, seat, card if seat == player_id else -1)
                     for text, seat, card in self._log]
-        new._start = [line if s == player_id else
-                      f"seat {s} sampled {format_cards(sorted(world.hands[s]))}"
-                      for s, line in enumerate(self._start)]
+        new._start = [(mine, public) if s == player_id else
+                      (f"seat {s} sampled {format_cards(sorted(world.hands[s]))}", public)
+                      for s, (mine, public) in enumerate(self._start)]
         new._new_position()
         return new
 
@@ -465,8 +489,8 @@ class RummyObserver:
         return "; ".join(parts)
 
     def _history(self, state: RummyState, player: int) -> str:
-        start = state._start[player]
-        lines = [start if self._private else start.split("; ")[-1]]
+        mine, public = state._start[player]
+        lines = ["; ".join([mine] * self._private + [public] * self._public)]
         for text, seat, card in state._log:
             if seat == player and card >= 0 and self._private:
                 lines.append(f"{text} ({format_cards([card])})")

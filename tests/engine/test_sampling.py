@@ -171,3 +171,23 @@ def test_a_deal_between_turns_is_dealt_as_before() -> None:
     # Seat 1 to play: seat 1's own view owes nothing either (its hand is its own).
     world = determinize(deal, random.Random(0), seat=1)
     assert sorted(world.hands[1]) == sorted(deal.hands[1])
+
+
+def test_cards_the_seat_to_move_is_known_to_hold_are_dealt_to_it() -> None:
+    """``holding``: cards the seat to move holds beyond what the view shows (a meld it
+    has begun to choose, in a learning environment) are in its hand in every imagined
+    deal; the rest of the deck is dealt as before; cards its hidden places cannot take
+    are refused."""
+    deal = Deal.start(preset("classic"), players=2, dealer=0, seed=4)
+    deal.apply(Action("draw-stock"))  # seat 1 to play; seat 0 imagines seat 1's hand
+    held = sorted(deal.hands[1])[:3]
+    rng = random.Random(2)
+    for _ in range(30):
+        world = determinize(deal, rng, seat=0, holding=held)
+        assert all(world.hands[1].count(c) >= held.count(c) for c in held)
+        assert sorted(world.hands[0]) == sorted(deal.hands[0])
+        everything = sorted([*world.hands[0], *world.hands[1], *world.stock, *world.pile])
+        assert everything == sorted(int(c) for c in make_deck(1, 0))
+    mine = deal.hands[0][0]  # seat 0's own card cannot be in seat 1's hand
+    with pytest.raises(ValueError, match="cannot hold"):
+        determinize(deal, rng, seat=0, holding=[mine])

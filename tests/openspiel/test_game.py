@@ -320,11 +320,13 @@ def test_the_game_string_pickle_and_openspiels_rl_environment() -> None:
     assert sorted(step.rewards) in ([-1.0, 1.0], [0.0, 0.0])
 
 
-def test_a_state_resampled_while_another_seat_chooses_a_meld_lets_it_finish() -> None:
+@pytest.mark.parametrize("name", ["classic", "ramino"])
+def test_a_state_resampled_while_another_seat_chooses_a_meld_lets_it_finish(name: str) -> None:
     """Where seat 1 has chosen some cards of a meld, a state resampled for seat 0 gives
     seat 1 a hand that holds them and can finish a meld they begin; it plays on to the
-    end of the deal."""
-    game = load("classic", 2)
+    end of the deal. (In ramino the seat usually still needs its opening: the chosen
+    cards must be dealt to it, or hardly any deal will do.)"""
+    game = load(name, 2)
     found = 0
     for seed in range(40):
         for state in playout(game, seed):
@@ -352,3 +354,74 @@ def test_a_state_resampled_while_another_seat_chooses_a_meld_lets_it_finish() ->
         if found >= 3:
             return
     pytest.fail(f"only {found} deals had a meld being chosen")
+
+
+def test_an_options_string_game_loads_again_from_its_name() -> None:
+    """An options string's brackets and "=" are kept %-encoded in the game's name, so the
+    name loads the same game, and states pickle and serialize."""
+    import pickle
+
+    game = load("classic(melds_per_turn=many)", 3)
+    again = pyspiel.load_game(str(game))
+    assert str(again) == str(game) and again.spec.rules == preset("classic").replace(
+        melds_per_turn="many")
+    state = playout(game, 1)[200]
+    assert str(pickle.loads(pickle.dumps(state))) == str(state)
+    _, copy = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    assert copy.history() == state.history() and str(copy) == str(state)
+
+
+def test_an_illegal_action_is_refused_and_changes_nothing() -> None:
+    game = load("classic", 2)
+    state = game.new_initial_state()  # type: ignore[attr-defined]
+    for card in engine_deck("classic", 2, 0):
+        state.apply_action(card)
+
+    def refused(index: int) -> None:
+        before = (str(state), state.history(), state.legal_actions(),
+                  state.information_state_string(0))
+        with pytest.raises(Exception, match=r"not legal|no such action|is over"):
+            state.apply_action(index)
+        assert (str(state), state.history(), state.legal_actions(),
+                state.information_state_string(0)) == before
+
+    refused(MELD_CARD + 5)  # a meld step before drawing
+    refused(10_000)
+    state.apply_action(0)  # draw stock
+    refused(0)  # a second draw
+    held = set(state.deal.hands[state.current_player()])
+    refused(ActionCodec(preset("classic")).index(
+        Action("discard", (next(c for c in range(52) if c not in held),))))
+    last = playout(game, 0)[-1]
+    with pytest.raises(Exception, match="is over"):
+        last.apply_action(0)
+    assert last.is_terminal()
+
+
+def test_resampling_keeps_the_public_and_private_parts_apart() -> None:
+    """In a resampled state, the public part of any seat's perfect-recall information is
+    the real one (no sampled hand in it); the private part of a seat holds its hand and
+    its draws, not the face-up card; a chance node has nothing to resample."""
+    from open_spiel.python.observation import make_observation
+
+    game = load("classic", 2)
+    public = make_observation(game, pyspiel.IIGObservationType(
+        perfect_recall=True, public_info=True, private_info=pyspiel.PrivateInfoType.NONE))
+    private = make_observation(game, pyspiel.IIGObservationType(
+        perfect_recall=True, public_info=False,
+        private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER))
+    states = playout(game, 5, every=29)
+    with pytest.raises(Exception, match="chance node"):
+        states[0].resample_from_infostate(0, pyspiel.UniformProbabilitySampler(0., 1.))
+    checked = 0
+    for state in states:
+        if state.is_chance_node() or state.is_terminal():
+            continue
+        again = state.resample_from_infostate(0, pyspiel.UniformProbabilitySampler(0., 1.))
+        for seat in (0, 1):
+            assert public.string_from(again, seat) == public.string_from(state, seat)
+            assert "sampled" not in public.string_from(again, seat)
+        mine = private.string_from(state, 0)
+        assert "face up" not in mine and "dealt" in mine
+        checked += 1
+    assert checked >= 3

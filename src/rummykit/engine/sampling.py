@@ -29,7 +29,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Final
 
-from rummykit.cards import JOKER_CODE
+from rummykit.cards import JOKER_CODE, format_cards
 from rummykit.engine.deal import Deal
 from rummykit.engine.knowledge import Knowledge, Tracker
 from rummykit.engine.layout import Layout, shuffle
@@ -77,7 +77,8 @@ def turn_can_end(deal: Deal) -> bool:
 
 
 def determinize(source: View | Deal, rng: random.Random, *, seat: int | None = None,
-                odds: Sequence[Mapping[int, float]] | None = None) -> Deal:
+                odds: Sequence[Mapping[int, float]] | None = None,
+                holding: Sequence[int] = ()) -> Deal:
     """A full deal that agrees with everything one seat has seen, the cards it cannot
     place dealt at random from ``rng``.
 
@@ -106,6 +107,11 @@ def determinize(source: View | Deal, rng: random.Random, *, seat: int | None = N
     public history, its seed is drawn from ``rng`` (for any later refill), and positions
     are counted for the repetition rule from here on. The seat sees in it exactly what it
     saw.
+
+    ``holding``: cards the seat to move (another seat) is known to hold beyond what the
+    view shows, such as the cards of a meld it has begun to choose one by one in a
+    learning environment; they are put in its hand first (a ValueError where its hidden
+    places cannot take them).
     """
     if isinstance(source, Deal):
         if seat is None:
@@ -122,14 +128,19 @@ def determinize(source: View | Deal, rng: random.Random, *, seat: int | None = N
         raise ValueError(f"odds for {len(odds)} seats at a table of {players}")
     k = v.knowledge
     mover = v.to_move
+    held = Counter(holding)
+    held.subtract(k.known[mover])
+    extra = sorted((+held).elements())
+    if extra and _deal(v, random.Random(0), None, mover, extra) is None:
+        raise ValueError(f"seat {mover}'s hidden places cannot hold {format_cards(extra)}")
     if (v.phase != "play" or mover == v.seat or v.deal_result is not None
             or not any(group.hands[mover] for group in k.hidden)):
-        deal = _deal(v, rng, odds, mover, ())
+        deal = _deal(v, rng, odds, mover, extra)
         assert deal is not None
         return deal
     last: Deal | None = None
     for _ in range(REJECTIONS):
-        last = _deal(v, rng, odds, mover, ())
+        last = _deal(v, rng, odds, mover, extra)
         assert last is not None
         if turn_can_end(last):
             return last
@@ -137,7 +148,7 @@ def determinize(source: View | Deal, rng: random.Random, *, seat: int | None = N
         forced = _way_to_finish(v, mover, rng)
         if forced is None:
             continue
-        deal = _deal(v, rng, odds, mover, forced)
+        deal = _deal(v, rng, odds, mover, sorted((Counter(forced) | Counter(extra)).elements()))
         if deal is not None and turn_can_end(deal):
             return deal
     assert last is not None
