@@ -67,7 +67,6 @@ from rummykit.cards import format_cards, make_deck
 from rummykit.engine.actions import Action
 from rummykit.engine.deal import Deal
 from rummykit.engine.layout import layout_from_deck
-from rummykit.engine.melds import hand_points
 from rummykit.engine.sampling import determinize
 from rummykit.engine.views import view
 from rummykit.rl.actions import CARD_CODES, LAY_MELD, MELD_CARD, ActionCodec, MeldChoice
@@ -109,12 +108,13 @@ _GAME_TYPE = pyspiel.GameType(
 
 def _utility_bound(rules: Rules, reward: str) -> float:
     """No return is beyond this: 1 for ``win``; for ``points``, twice every card of the
-    deck at the rules' values times the rummy multiplier (a seat's points less the others'
-    mean)."""
+    deck at the highest value any card may score (in hand or laid, a joker standing for
+    any card) times the rummy multiplier (a seat's points less the others' mean)."""
     if reward == "win":
         return 1.0
-    deck = [int(c) for c in make_deck(rules.decks, rules.jokers)]
-    return 2.0 * hand_points(deck, rules) * max(1, rules.rummy_multiplier)
+    most = max(10, rules.ace_points, rules.ace_low_run_points, rules.court_points,
+               rules.joker_points)
+    return 2.0 * rules.deck_size * most * max(1, rules.rummy_multiplier)
 
 
 class GameSpec:
