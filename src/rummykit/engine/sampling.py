@@ -131,17 +131,18 @@ def determinize(source: View | Deal, rng: random.Random, *, seat: int | None = N
     held = Counter(holding)
     held.subtract(k.known[mover])
     extra = sorted((+held).elements())
-    if extra and _deal(v, random.Random(0), None, mover, extra) is None:
-        raise ValueError(f"seat {mover}'s hidden places cannot hold {format_cards(extra)}")
+    # (Where ``extra`` cannot be placed, no deal places it: they go first, in one way.)
     if (v.phase != "play" or mover == v.seat or v.deal_result is not None
             or not any(group.hands[mover] for group in k.hidden)):
         deal = _deal(v, rng, odds, mover, extra)
-        assert deal is not None
+        if deal is None:
+            raise _cannot_hold(mover, extra)
         return deal
     last: Deal | None = None
     for _ in range(REJECTIONS):
         last = _deal(v, rng, odds, mover, extra)
-        assert last is not None
+        if last is None:
+            raise _cannot_hold(mover, extra)
         if turn_can_end(last):
             return last
     for _ in range(BUILDS):
@@ -153,6 +154,10 @@ def determinize(source: View | Deal, rng: random.Random, *, seat: int | None = N
             return deal
     assert last is not None
     return last
+
+
+def _cannot_hold(mover: int, cards: Sequence[int]) -> ValueError:
+    return ValueError(f"seat {mover}'s hidden places cannot hold {format_cards(cards)}")
 
 
 def _deal(v: View, rng: random.Random, odds: Sequence[Mapping[int, float]] | None,
