@@ -130,6 +130,27 @@ def _parser() -> argparse.ArgumentParser:
                          help="worker processes (default: every core of this machine)")
     analyze.set_defaults(handler=_analyze)
 
+    bot = sub.add_parser(
+        "bot", help="play a seat at a server's table with a computer player",
+        description="Take the seat of LINK (a seat's link, as the table's maker shares it: "
+        "http://host:port/t/TABLE?token=TOKEN) at a rummykit server and play the match with "
+        "a computer player, as a person would at that seat: it hears only what the seat "
+        "may see. A lost connection is opened again. Each deal's end is told on stderr; "
+        "Ctrl-C leaves the table (the server's stand-in plays on for the seat).",
+        formatter_class=HelpFormatter)
+    bot.add_argument("link", metavar="LINK", help="the seat's link")
+    bot.add_argument("--bot", default="expert",
+                     help=f"the computer player: {', '.join(BOTS)}; options in parentheses: "
+                     "'master(think=0.5)'")
+    bot.add_argument("--key", default=None,
+                     help="the key that claims the seat (22 to 64 letters, digits, - or _; "
+                     "default: a new random one); needed for a ?seat=N link")
+    bot.add_argument("--seed", type=int, default=None,
+                     help="seed of the computer player's random choices")
+    bot.add_argument("--json", action="store_true",
+                     help="print the match's outcome as JSON")
+    bot.set_defaults(handler=_bot)
+
     add_commands(sub)
 
     serve = sub.add_parser("serve", help="start the web app", formatter_class=HelpFormatter)
@@ -218,6 +239,48 @@ _port = _in_range(int, 1, 65535, "a port number")
 """A TCP port: 1 to 65535."""
 _seconds = _in_range(float, 0.01, 60, "a number of seconds", " seconds")
 """A think time: a number of seconds from 0.01 to 60."""
+
+
+# -- bot -----------------------------------------------------------------------------
+
+
+def _bot(args: argparse.Namespace) -> int:
+    import random
+
+    from rummykit.bots import make_bot
+    from rummykit.remote import LinkError, RemoteError, parse_link, play_at
+
+    try:
+        link = parse_link(args.link)
+        player = make_bot(args.bot)
+    except ValueError as err:
+        print(f"rummykit bot: {err}", file=sys.stderr)
+        return 2
+    try:
+        outcome = play_at(link, player, key=args.key, rng=random.Random(args.seed),
+                          say=lambda line: print(line, file=sys.stderr, flush=True))
+    except LinkError as err:
+        print(f"rummykit bot: {err}", file=sys.stderr)
+        return 2
+    except RemoteError as err:
+        print(f"rummykit bot: {err}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("\ninterrupted: the seat is left to the table's stand-in", file=sys.stderr)
+        return 130
+    names = outcome.names
+    if args.json:
+        print(json.dumps({"seat": outcome.seat, "names": list(names),
+                          "totals": list(outcome.totals), "winner": outcome.winner,
+                          "deals": outcome.deals, "moves": outcome.moves,
+                          "reconnects": outcome.reconnects, "refused": outcome.refused}))
+        return 0
+    winner = "no single winner" if outcome.winner is None else f"{names[outcome.winner]} wins"
+    totals = ", ".join(f"{n} {t}" for n, t in zip(names, outcome.totals, strict=True))
+    print(f"match over after {outcome.deals} deal{'s' if outcome.deals != 1 else ''}: "
+          f"{winner}; totals {totals} ({player.name} played seat {outcome.seat}, "
+          f"{names[outcome.seat]}, {outcome.moves} moves)")
+    return 0
 
 
 # -- replay --------------------------------------------------------------------------

@@ -86,14 +86,15 @@ def seat_socket(client: TestClient, table_id: str, token: str | None = None,
 
 
 @contextmanager
-def served(workdir: Path, *options: str) -> Iterator[int]:
+def served(workdir: Path, *options: str, port: int | None = None) -> Iterator[int]:
     """``rummykit serve`` with ``options`` in a subprocess on a SQLite file in
-    ``workdir``, its output (stdout and stderr) in ``workdir/server.log``: its port, once
-    it answers; stopped afterwards."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-    with (workdir / "server.log").open("wb") as log:
+    ``workdir``, its output (stdout and stderr) in ``workdir/server.log``: its port (a free
+    one unless ``port`` is given), once it answers; stopped afterwards."""
+    if port is None:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+    with (workdir / "server.log").open("ab") as log:
         server = subprocess.Popen(
             [sys.executable, "-m", "rummykit.cli", "serve", "--port", str(port), "--db",
              f"sqlite:///{workdir / 'rummykit.db'}", *options],

@@ -604,6 +604,55 @@ def test_two_people_play_through_an_invite_link(server: Server, pages: Pages) ->
     assert js(host, "state.view.seat") == 0 and js(guest, "state.view.seat") == 1
 
 
+def test_a_person_invites_a_program_and_plays_it_to_the_end(server: Server, pages: Pages,
+                                                             shot: Any) -> None:
+    """A person starts a table for two people in the browser and gives the invite link to
+    a program (``rummykit bot LINK``'s play, in a thread here): the program takes the seat
+    as a friend would, and they play the one-deal match to its end, each seeing the same
+    result."""
+    import threading
+
+    from rummykit.bots import make_bot
+    from rummykit.remote import play_at
+
+    host = pages.new()
+    with_seed(host, 24)
+    host.goto(server.url + "/")
+    rows = friends_form(host, 1, 0)
+    host.select_option("#preset", "one-deal")
+    rows.nth(0).locator("[name=name]").fill("Ann")
+    rows.nth(1).locator("[name=name]").fill("Robo")
+    host.click("#start")
+    host.wait_for_url("**/t/*?seat=0")
+    invite = host.locator("#invite-sheet .invite-row").first.locator("input.invite-link")
+    invite.wait_for()
+    link = invite.input_value()
+    host.keyboard.press("Escape")
+    ready(host)
+    outcome: dict[str, Any] = {}
+
+    def program() -> None:
+        try:
+            outcome["done"] = play_at(link, make_bot("expert"), rng=random.Random(4))
+        except Exception as error:  # handed to the test
+            outcome["error"] = error
+
+    thread = threading.Thread(target=program, daemon=True)
+    thread.start()
+    host.wait_for_function("() => state.table.status === 'playing'")
+    assert "Robo" in host.inner_text('.seat[data-seat="1"]')
+    play_until_over(host, random.Random(2))
+    host.wait_for_selector("dialog#summary[open]")
+    shot(host, "program-opponent-match-end")
+    thread.join(60)
+    assert not thread.is_alive() and "error" not in outcome, outcome
+    done = outcome["done"]
+    assert done.seat == 1 and done.moves > 0 and done.refused == []
+    assert done.winner == js(host, "state.view.match_winner")
+    assert list(done.totals) == js(host, "state.view.totals")
+    server.check_log()
+
+
 def test_deal_summary_between_deals(server: Server, pages: Pages, shot: Any) -> None:
     """A match of several deals: the summary of deal 1, then deal 2 goes on."""
     table = server.table([person("Ann"), bot("Bob", "greedy")], rules="classic", seed=12)

@@ -19,15 +19,15 @@ hand is shown as it is at the table when the points are counted.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, get_args
 
 from rummykit.cards import CARDS, Card, card_names
 from rummykit.engine.actions import Action
 from rummykit.engine.deal import Deal, Event, Phase
-from rummykit.engine.knowledge import Knowledge
+from rummykit.engine.knowledge import UNKNOWN, Hidden, Knowledge
 from rummykit.engine.match import Match, MatchEnd
 from rummykit.engine.melds import Meld, MeldKind
-from rummykit.engine.scoring import DealResult, describe_end
+from rummykit.engine.scoring import DealEnd, DealResult, describe_end
 from rummykit.rules import Rules
 
 __all__ = ["PUBLIC", "MeldView", "Sight", "View", "public_view", "sight", "view"]
@@ -135,8 +135,57 @@ class View:
     def pile_top(self) -> Card | None:
         return self.pile[-1] if self.pile else None
 
-    def to_json(self) -> dict[str, Any]:
-        """A JSON-ready dict (what a web client receives)."""
+    def to_json(self, *, full: bool = False) -> dict[str, Any]:
+        """A JSON-ready dict (what a web client receives). With ``full``, also what a
+        program needs to rebuild this very view with :meth:`from_json`: the seat's
+        ``knowledge``, the table's ``melds`` as the engine holds them, and this turn's
+        ``turn_value``, ``turn_laid``, ``turn_overs_used`` and ``refills_used`` (a view made
+        with ``recent`` is rebuilt with its history cut the same way)."""
+        out = self._json()
+        if full:
+            out.update(
+                knowledge=_knowledge_json(self.knowledge),
+                melds=[_meld_json(m) for m in self.melds],
+                turn_value=self.turn_value,
+                turn_laid=self.turn_laid,
+                turn_overs_used=self.turn_overs_used,
+                refills_used=self.refills_used,
+            )
+        return out
+
+    def sight(self) -> Sight:
+        """The same seat's :class:`Sight` (what :func:`sight` of the game gives, the hand
+        in the view's order): for code that reads sights, such as a learned policy's
+        observation, given only a view (a program at a server's table)."""
+        k = self.knowledge
+        return Sight(
+            self.seat, len(self.names), self.dealer, self.to_move, self.phase,
+            tuple(map(int, self.hand)), self.hand_sizes, self.stock_size,
+            tuple(map(int, self.pile)), k.pile, self.melds, k.known, self.totals,
+            self.active, self.opened, self.laid,
+            -1 if self.taken is None else int(self.taken),
+            -1 if self.must_use is None else int(self.must_use),
+            self.melds_this_turn, self.turn_value, self.turn_overs_used, self.refills_used,
+            self.legal_actions,
+        )
+
+    @classmethod
+    def from_json(cls, data: object) -> View:
+        """The view that :meth:`to_json` with ``full`` wrote: ``View.from_json(v.to_json(
+        full=True)) == v``. A bot can play from it as from the engine's own view (a
+        program at a server's table gets this JSON, docs/protocol.md).
+
+        Anything that is not such JSON (a key missing or of the wrong type, a card, action
+        or rule that does not parse) is a ValueError that says what is wrong."""
+        try:
+            return _view_from_json(data)
+        except ValueError:
+            raise
+        except (KeyError, TypeError, AttributeError, IndexError) as error:
+            raise ValueError(f"not a full view's JSON (View.to_json(full=True)): "
+                             f"{type(error).__name__}: {error}") from None
+
+    def _json(self) -> dict[str, Any]:
         return {
             "seat": self.seat,
             "rules": str(self.rules),
@@ -186,6 +235,201 @@ def _result_json(result: DealResult, rules: Rules, names: tuple[str, ...]) -> di
     """A deal's result for a front end: the record's keys, why it ended (``end``) and that
     in words (``why``)."""
     return {**result.to_json(), "end": result.end, "why": describe_end(result, rules, names)}
+
+
+def _knowledge_json(k: Knowledge) -> dict[str, Any]:
+    return {
+        "seat": k.seat, "hand": card_names(k.hand), "pile": card_names(k.pile),
+        "known": [card_names(cards) for cards in k.known],
+        "stock": [None if c == UNKNOWN else str(CARDS[c]) for c in k.stock],
+        "hidden": [{"cards": card_names(h.cards), "hands": list(h.hands),
+                    "stock": list(h.stock), "mine": card_names(h.mine)} for h in k.hidden],
+    }
+
+
+def _meld_json(m: Meld) -> dict[str, Any]:
+    return {"kind": m.kind, "cards": card_names(m.cards), "layers": list(m.layers),
+            "owner": m.owner, "rank": m.rank, "suit": m.suit, "low": m.low, "high": m.high}
+
+
+# -- reading a full view's JSON back (View.from_json) ------------------------------------
+
+
+def _obj(data: object, what: str) -> dict[str, Any]:
+    if not isinstance(data, dict):
+        raise ValueError(f"{what} is a JSON object, not {type(data).__name__}")
+    return data
+
+
+def _list(data: object, what: str) -> list[Any]:
+    if not isinstance(data, list):
+        raise ValueError(f"{what} is a list, not {type(data).__name__}")
+    return data
+
+
+def _int(data: object, what: str) -> int:
+    if not isinstance(data, int) or isinstance(data, bool):
+        raise ValueError(f"{what} is a whole number, not {data!r}")
+    return data
+
+
+def _bool(data: object, what: str) -> bool:
+    if not isinstance(data, bool):
+        raise ValueError(f"{what} is true or false, not {data!r}")
+    return data
+
+
+def _str(data: object, what: str) -> str:
+    if not isinstance(data, str):
+        raise ValueError(f"{what} is a string, not {data!r}")
+    return data
+
+
+def _cards(data: object, what: str) -> tuple[Card, ...]:
+    return tuple(Card.parse(_str(c, what)) for c in _list(data, what))
+
+
+def _ints(data: object, what: str) -> tuple[int, ...]:
+    return tuple(_int(x, what) for x in _list(data, what))
+
+
+def _card_or_none(data: object, what: str) -> Card | None:
+    return None if data is None else Card.parse(_str(data, what))
+
+
+def _meld_view_from(data: object) -> MeldView:
+    d = _obj(data, "a table meld")
+    kind = d["kind"]
+    if kind not in ("set", "run"):
+        raise ValueError(f"a meld's kind is set or run, not {kind!r}")
+    return MeldView(_int(d["number"], "a meld's number"), kind,
+                    _cards(d["cards"], "a meld's cards"),
+                    tuple(_str(r, "a meld's places") for r in _list(d["represents"], "places")),
+                    _int(d["owner"], "a meld's owner"), _ints(d["laid_by"], "laid_by"))
+
+
+def _meld_from(data: object) -> Meld:
+    d = _obj(data, "a meld")
+    kind = d["kind"]
+    if kind not in ("set", "run"):
+        raise ValueError(f"a meld's kind is set or run, not {kind!r}")
+    return Meld(kind, tuple(int(c) for c in _cards(d["cards"], "a meld's cards")),
+                _ints(d["layers"], "a meld's layers"), _int(d["owner"], "a meld's owner"),
+                _int(d["rank"], "rank"), _int(d["suit"], "suit"), _int(d["low"], "low"),
+                _int(d["high"], "high"))
+
+
+def _codes(data: object, what: str) -> tuple[int, ...]:
+    return tuple(int(c) for c in _cards(data, what))
+
+
+def _knowledge_from(data: object) -> Knowledge:
+    d = _obj(data, "knowledge")
+    hidden = tuple(
+        Hidden(_codes(h["cards"], "hidden cards"), _ints(h["hands"], "hidden hands"),
+               _ints(h["stock"], "hidden stock places"), _codes(h["mine"], "hidden mine"))
+        for h in (_obj(x, "a hidden group") for x in _list(d["hidden"], "hidden")))
+    return Knowledge(
+        seat=_int(d["seat"], "knowledge's seat"),
+        hand=_codes(d["hand"], "knowledge's hand"),
+        pile=_codes(d["pile"], "knowledge's pile"),
+        known=tuple(_codes(k, "known cards") for k in _list(d["known"], "known")),
+        stock=tuple(UNKNOWN if c is None else int(Card.parse(_str(c, "a stock place")))
+                    for c in _list(d["stock"], "stock")),
+        hidden=hidden,
+    )
+
+
+def _result_from(data: object) -> DealResult:
+    d = _obj(data, "a deal's result")
+    winner = d["winner"]
+    end = d.get("end")
+    if end is not None and end not in get_args(DealEnd):
+        raise ValueError(f"a deal's end is one of {', '.join(get_args(DealEnd))}, not {end!r}")
+    return DealResult(None if winner is None else _int(winner, "the winner"),
+                      _bool(d["rummy"], "rummy"), _ints(d["points"], "points"), end)
+
+
+def _action_from(data: object) -> tuple[int, Action]:
+    seat, text = _list(data, "a history entry")
+    return _int(seat, "a history entry's seat"), Action.parse(text)
+
+
+def _view_from_json(data: object) -> View:
+    d = _obj(data, "a view")
+    if "knowledge" not in d or "melds" not in d:
+        raise ValueError("this view's JSON was not written with full=True: it has no "
+                         "knowledge or melds to rebuild the view from")
+    rules = Rules.parse(_str(d["rules"], "the rules"))
+    last = d["last_deal"]
+    last_deal = None
+    if last is not None:
+        last = _obj(last, "the last deal")
+        last_deal = LastDeal(
+            result=_result_from(last),
+            hands=tuple(_cards(h, "a hand") for h in _list(last["hands"], "hands")),
+            table=tuple(_meld_view_from(m) for m in _list(last["table"], "table")),
+            pile=_cards(last["pile"], "the pile"),
+            last=None if last["last"] is None else _action_from(last["last"]),
+        )
+    revealed = d["revealed_hands"]
+    match_end = d["match_end"]
+    if match_end is not None and match_end not in get_args(MatchEnd):
+        raise ValueError(f"the match's end is one of {', '.join(get_args(MatchEnd))}, "
+                         f"not {match_end!r}")
+    phase = d["phase"]
+    if phase not in get_args(Phase):
+        raise ValueError(f"the phase is one of {', '.join(get_args(Phase))}, not {phase!r}")
+    events = []
+    for entry in _list(d["events"], "events"):
+        index, event = _list(entry, "an event")
+        if event not in get_args(Event):
+            raise ValueError(f"an event is one of {', '.join(get_args(Event))}, not {event!r}")
+        events.append((_int(index, "an event's index"), event))
+    winner = d["match_winner"]
+    return View(
+        seat=_int(d["seat"], "the seat"),
+        rules=rules,
+        names=tuple(_str(n, "a name") for n in _list(d["names"], "names")),
+        deal_number=_int(d["deal_number"], "deal_number"),
+        dealer=_int(d["dealer"], "dealer"),
+        to_move=_int(d["to_move"], "to_move"),
+        phase=phase,
+        hand=_cards(d["hand"], "the hand"),
+        hand_sizes=_ints(d["hand_sizes"], "hand_sizes"),
+        stock_size=_int(d["stock_size"], "stock_size"),
+        pile=_cards(d["pile"], "the pile"),
+        pile_size=_int(d["pile_size"], "pile_size"),
+        table=tuple(_meld_view_from(m) for m in _list(d["table"], "table")),
+        melds=tuple(_meld_from(m) for m in _list(d["melds"], "melds")),
+        history=tuple(_action_from(h) for h in _list(d["history"], "history")),
+        history_length=_int(d["history_length"], "history_length"),
+        pile_draws=tuple((_int(s, "a pile draw's seat"), _cards(c, "a pile draw's cards"))
+                         for s, c in (_list(x, "a pile draw")
+                                      for x in _list(d["pile_draws"], "pile_draws"))),
+        events=tuple(events),
+        totals=_ints(d["totals"], "totals"),
+        active=tuple(_bool(x, "active") for x in _list(d["active"], "active")),
+        opened=tuple(_bool(x, "opened") for x in _list(d["opened"], "opened")),
+        laid=tuple(_bool(x, "laid") for x in _list(d["laid"], "laid")),
+        taken=_card_or_none(d["taken"], "taken"),
+        must_use=_card_or_none(d["must_use"], "must_use"),
+        melds_this_turn=_int(d["melds_this_turn"], "melds_this_turn"),
+        turn_value=_int(d["turn_value"], "turn_value"),
+        turn_laid=_bool(d["turn_laid"], "turn_laid"),
+        turn_overs_used=_int(d["turn_overs_used"], "turn_overs_used"),
+        refills_used=_int(d["refills_used"], "refills_used"),
+        legal_actions=tuple(Action.parse(a) for a in _list(d["legal_actions"], "legal")),
+        deal_result=None if d["deal_result"] is None else _result_from(d["deal_result"]),
+        revealed_hands=None if revealed is None else tuple(
+            _cards(h, "a revealed hand") for h in _list(revealed, "revealed_hands")),
+        match_over=_bool(d["match_over"], "match_over"),
+        match_winner=None if winner is None else _int(winner, "match_winner"),
+        knowledge=_knowledge_from(d["knowledge"]),
+        last_deal=last_deal,
+        match_end=match_end,
+        sheet=tuple(_ints(row, "a sheet row") for row in _list(d["sheet"], "sheet")),
+    )
 
 
 def _sorted_hand(hand: list[int]) -> tuple[Card, ...]:

@@ -10,6 +10,8 @@ environment (the ``rl`` extra: ``pip install 'rummykit[rl]'``).
   num_envs=N)``).
 - :func:`evaluate`: the evaluation protocol (a policy against a bot level on seat-swapped
   deals, deals won and points per deal with 95% intervals), the way to report results.
+- :class:`PolicyBot`: a policy as a bot, to play wherever bots play (a local game, the
+  simulator, a server's table with ``rummykit.remote.play_at``).
 - :class:`ActionCodec` and :class:`Encoder`: the action indices and the observation
   vector, documented in docs/rl.md.
 """
@@ -22,6 +24,7 @@ from rummykit.rl.actions import ActionCodec, max_table_melds
 from rummykit.rl.aec import RummyEnv, deal_rewards, env, match_rewards, resolve_rules
 from rummykit.rl.evaluate import Evaluation, evaluate
 from rummykit.rl.observation import Encoder, Layout
+from rummykit.rl.policy import PolicyBot
 from rummykit.rl.single import Opponent, Policy, SingleAgentEnv
 from rummykit.rl.vector import VectorRummyEnv
 
@@ -33,6 +36,7 @@ __all__ = [
     "Layout",
     "Opponent",
     "Policy",
+    "PolicyBot",
     "RummyEnv",
     "SingleAgentEnv",
     "VectorRummyEnv",

@@ -21,8 +21,13 @@ class Presence(HubCore):
     """Who is connected to a table (a part of :class:`Hub`: see the module)."""
 
     def connect(self, table: Table, seat: int, send: Send,
-                kick: Callable[[str], Awaitable[None]] | None = None) -> None:
+                kick: Callable[[str], Awaitable[None]] | None = None, *,
+                full: bool = False) -> None:
+        """``send`` is one of ``seat``'s connections now (with ``full``, one that hears
+        full views: see :meth:`state_for`)."""
         table.presence.sockets.setdefault(seat, set()).add(send)
+        if full:
+            table.presence.full.add(send)
         if kick is not None:
             table.presence.kicks[send] = kick
         if self.bus.shared:
@@ -42,6 +47,7 @@ class Presence(HubCore):
     def disconnect(self, table: Table, seat: int, send: Send) -> None:
         table.presence.sockets.get(seat, set()).discard(send)
         table.presence.kicks.pop(send, None)
+        table.presence.full.discard(send)
         if self.bus.shared:
             self._later(self._tell_here(table))
         if not table.presence.connected(seat) and table.seats.kinds[seat] == "person":
@@ -57,6 +63,7 @@ class Presence(HubCore):
         for sends in table.presence.sockets.values():
             sends.discard(send)
         table.presence.kicks.pop(send, None)
+        table.presence.full.discard(send)
         if close is not None:
             with contextlib.suppress(Exception):
                 await close(reason)

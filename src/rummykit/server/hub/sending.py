@@ -20,21 +20,30 @@ from rummykit.server.outbox import encode
 class Sending(HubCore):
     """What each seat hears (a part of :class:`Hub`: see the module)."""
 
-    async def current_state(self, table: Table, seat: int | None) -> dict[str, Any]:
+    async def current_state(self, table: Table, seat: int | None, *,
+                            full: bool = False) -> dict[str, Any]:
         """:meth:`state_for` once ``table`` is up to date with the database (a ``sync``
         asks for the table as it is, not as this process last heard of it)."""
         if self.bus.shared or table.stale:
             async with table.lock:
                 await self._fresh(table)
                 await self._current(table)
-        return self.state_for(table, seat)
+        return self.state_for(table, seat, full=full)
 
-    def state_for(self, table: Table, seat: int | None) -> dict[str, Any]:
+    def state_for(self, table: Table, seat: int | None, *,
+                  full: bool = False) -> dict[str, Any]:
         """Everything seat ``seat`` may see, with the table's public facts; for a
-        spectator (``seat`` None), the public view (:func:`rummykit.engine.views.public_view`)."""
+        spectator (``seat`` None), the public view (:func:`rummykit.engine.views.public_view`).
+        With ``full`` (a seat's program), the seat's whole view: the deal's every action and
+        what the seat knows of every card (``View.to_json(full=True)``), from which
+        ``View.from_json`` makes the engine's view again for a bot."""
         # The page shows the recent actions; the whole history stays in the record.
-        v = (view(table.match, seat, recent=HISTORY_SENT).to_json() if seat is not None
-             else public_view(table.match, recent=HISTORY_SENT))
+        if seat is not None and full:
+            v = view(table.match, seat).to_json(full=True)
+        elif seat is not None:
+            v = view(table.match, seat, recent=HISTORY_SENT).to_json()
+        else:
+            v = public_view(table.match, recent=HISTORY_SENT)
         v["history_length"] = table.match.deal.move_count
         rematch = None
         if seat is not None and table.next_table is not None:
@@ -88,13 +97,22 @@ class Sending(HubCore):
     async def broadcast(self, table: Table) -> None:
         """Each connected seat's view, encoded once for all of that seat's connections;
         the spectators share one public view."""
+        full = table.presence.full
         for seat, sends in list(table.presence.sockets.items()):
             if not sends:
                 continue
-            message = encode(self.state_for(table, seat))
+            message = whole = None
             for send in list(sends):
+                if send in full:
+                    if whole is None:
+                        whole = encode(self.state_for(table, seat, full=True))
+                    out = whole
+                else:
+                    if message is None:
+                        message = encode(self.state_for(table, seat))
+                    out = message
                 with contextlib.suppress(Exception):
-                    await send(message)
+                    await send(out)
         if table.presence.watchers:
             public = encode(self.state_for(table, None))
             for send in list(table.presence.watchers):

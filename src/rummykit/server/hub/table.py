@@ -117,6 +117,9 @@ class Presence:
     ``"claimed"`` or ``"revoked"``)."""
     gone_at: dict[int, float] = field(default_factory=dict)
     """For each seat whose person has no connection now, since when (loop time)."""
+    full: set[Send] = field(default_factory=set)
+    """The seat connections that asked for full views (a program's: the whole history and
+    the seat's knowledge, to rebuild the engine's view; the hello's ``full``)."""
 
     def connected(self, seat: int) -> bool:
         """Whether ``seat``'s person is connected, here or to another server process."""

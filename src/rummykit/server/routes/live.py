@@ -159,6 +159,8 @@ class Seat:
     """Its messages' allowance."""
     chats: Bucket
     """Its seat's chat allowance."""
+    full: bool = False
+    """Whether it hears full views (its hello's ``full``)."""
 
     async def heard(self, raw: str) -> dict[str, Any] | None:
         """Do what the message ``raw`` asks; None, or the error message to send back."""
@@ -193,7 +195,7 @@ class Seat:
             case PingIn():
                 pass
             case SyncIn():
-                await self.send(await hub.current_state(table, seat))
+                await self.send(await hub.current_state(table, seat, full=self.full))
             case UndoIn():
                 await hub.undo(table, seat)
             case SeenIn():
@@ -306,7 +308,7 @@ async def seat_connection(socket: WebSocket, server: Server, table_id: str) -> N
             await hub.kick(table, other, reason)
         # (and those of this seat on the other server processes, if any)
         await hub.announce(table, "kick", seat=place, reason=reason)
-    hub.connect(table, place, send, kick)
+    hub.connect(table, place, send, kick, full=hello.full)
     try:
         # Checked again now that the connection is in place: a new link or another
         # browser's claim may have come while this one was being let in.
@@ -322,10 +324,10 @@ async def seat_connection(socket: WebSocket, server: Server, table_id: str) -> N
     if len(server.chatting) > 10 * conf.MAX_OPEN_TABLES:
         server.chatting.clear()
     chats = server.chatting.setdefault((table.id, place), Bucket(CHAT_BURST, CHAT_RATE))
-    line = Seat(hub, table, place, send, Bucket(), chats)
+    line = Seat(hub, table, place, send, Bucket(), chats, hello.full)
     try:
         if not await hub.join(table, place):
-            await send(hub.state_for(table, place))
+            await send(hub.state_for(table, place, full=hello.full))
             if not others or claimed_now:
                 await hub.send_presence(table)
         if table.chat.messages:

@@ -131,7 +131,7 @@ async def create_table(body: TableIn, server: ServerOf, client: Client) -> Table
         for s in range(table.players)])
 
 
-@router.get("/tables/{table_id}", response_model=ViewOut)
+@router.get("/tables/{table_id}", response_model=ViewOut, response_model_exclude_unset=True)
 async def table_state(table: TableOf, who: Who, hub: HubOf) -> object:
     """What a seat sees now (as its live connection's ``view`` message)."""
     return await hub.current_state(table, hub.seat_for(table, token=who.token,
