@@ -36,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", default="docs/ladder.md")
     args = parser.parse_args(argv)
-    levels = ["random", "greedy", "expert", args.master]
+    levels = ["random", "greedy", "learned", "expert", args.master]
     sections = []
     started = time.perf_counter()
     for name in args.presets.split(","):

@@ -12,17 +12,19 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import socket
 import sys
 from collections.abc import Callable, Sequence
 
 from rummykit import record as records
 from rummykit.analysis import Budget, Review, ReviewError, review
-from rummykit.bots import BOTS
+from rummykit.bots import BOTS, make_bot
 from rummykit.cliutil import HelpFormatter, UsageError, check_database, flag_words
 from rummykit.engine.scoring import describe_end
 from rummykit.errors import OptionError, RecordError, RulesError
 from rummykit.plain import play
+from rummykit.remote import LinkError, RemoteError, parse_link, play_at
 from rummykit.rules import OPTION_HELP, PRESET_SOURCES, PRESET_SUMMARIES, PRESETS, Rules
 from rummykit.rules.options import option_text
 from rummykit.server.workers import (
@@ -245,11 +247,6 @@ _seconds = _in_range(float, 0.01, 60, "a number of seconds", " seconds")
 
 
 def _bot(args: argparse.Namespace) -> int:
-    import random
-
-    from rummykit.bots import make_bot
-    from rummykit.remote import LinkError, RemoteError, parse_link, play_at
-
     try:
         link = parse_link(args.link)
         player = make_bot(args.bot)

@@ -37,8 +37,8 @@ MAX_STEPS = 1_500
 few hundred at most, unless they loop: see test_bots_end_every_ramino_deal)."""
 
 
-def test_registry_is_the_four_levels_weakest_first() -> None:
-    assert list(BOTS) == ["random", "greedy", "expert", "master"]
+def test_registry_is_the_five_levels_weakest_first() -> None:
+    assert list(BOTS) == ["random", "greedy", "learned", "expert", "master"]
     for level in BOTS:
         bot = make_bot(level)
         assert bot.name == level
@@ -46,7 +46,7 @@ def test_registry_is_the_four_levels_weakest_first() -> None:
 
 
 def test_unknown_level_is_an_error_naming_the_levels() -> None:
-    with pytest.raises(ValueError, match="random, greedy, expert, master"):
+    with pytest.raises(ValueError, match="random, greedy, learned, expert, master"):
         make_bot("grandmaster")
 
 

@@ -457,7 +457,7 @@ def test_split_bots_keeps_commas_inside_parentheses() -> None:
 
 
 @pytest.mark.parametrize(("spec", "named"), [
-    ("grandmaster", r"unknown bot 'grandmaster'.*random, greedy, expert, master"),
+    ("grandmaster", r"unknown bot 'grandmaster'.*random, greedy, learned, expert, master"),
     ("grandmaster(think=1)", r"unknown bot 'grandmaster'"),
     ("Master", r"unknown bot 'Master'"),
     ("", r"unknown bot ''"),

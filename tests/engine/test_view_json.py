@@ -4,7 +4,8 @@ program at a server's table hears (docs/protocol.md) makes the engine's own view
 The expectation is the engine's view itself: at many positions of random matches of every
 preset, the view rebuilt from its JSON (sent through ``json`` text, as over the wire)
 equals the view the engine made, field for field, knowledge included; a bot given either
-chooses the same action; and a view's ``sight()`` is the engine's sight of the seat. Bad JSON is refused with a ValueError that says what is wrong.
+chooses the same action; and a view's ``sight()`` is the engine's sight of the seat. Bad
+JSON is refused with a ValueError that says what is wrong.
 """
 
 from __future__ import annotations

@@ -366,13 +366,14 @@ def test_ladder_writes_a_markdown_table_of_the_levels(tmp_path: Path) -> None:
     assert lines[0].startswith("#") and "classic" in lines[0]
     assert any("bootstrap intervals over whole deals" in line for line in lines)
     rows = _markdown_table(lines, "bot")
-    assert sorted(r["bot"] for r in rows) == sorted(LEVELS)
-    # Each level plays two pairs of 20 deals, each deal twice (seats rotated): 80 games.
-    assert [r["games"] for r in rows] == ["80", "80", "80"]
+    default = ("random", "greedy", "learned", "expert")  # the ladder's default levels
+    assert sorted(r["bot"] for r in rows) == sorted(default)
+    # Each level plays three pairs of 20 deals, each deal twice (seats rotated): 120 games.
+    assert [r["games"] for r in rows] == ["120"] * 4
     assert rows[-1]["bot"] == "random"  # strongest first; random far behind
     pairs = _markdown_table(lines, "pair")
     assert sorted(p["pair"] for p in pairs) == sorted(
-        ["random vs greedy", "random vs expert", "greedy vs expert"])
+        f"{a} vs {b}" for i, a in enumerate(default) for b in default[i + 1:])
     assert str(target) in proc.stdout
     assert not (tmp_path / "docs").exists()  # --markdown replaces the default place
 

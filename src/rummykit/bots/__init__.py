@@ -156,10 +156,12 @@ def make_bot(spec: str) -> Bot:
 
 from rummykit.bots.expert import ExpertBot  # noqa: E402  (the registry needs Bot first)
 from rummykit.bots.greedy import GreedyBot  # noqa: E402
+from rummykit.bots.learned import LearnedBot  # noqa: E402
 from rummykit.bots.master import THINK, MasterBot  # noqa: E402
 from rummykit.bots.random import RandomBot  # noqa: E402
 
-BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot, "expert": ExpertBot,
+BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot,
+                              "learned": LearnedBot, "expert": ExpertBot,
                               "master": MasterBot}
 """Every bot level, weakest first."""
 

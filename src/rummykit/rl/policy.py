@@ -14,7 +14,8 @@ environment's meld steps) until the meld is laid.
 >>> from rummykit.rules import preset
 >>> first = lambda observation, mask: int(np.flatnonzero(mask)[0])
 >>> bot = PolicyBot(first, preset("classic"), 2)
->>> str(bot.choose(view(Match(preset("classic"), players=2, seed=1), 0), None))
+>>> match = Match(preset("classic"), players=2, seed=1)
+>>> str(bot.choose(view(match, match.deal.to_move), None))
 'draw stock'
 """
 

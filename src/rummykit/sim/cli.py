@@ -31,7 +31,7 @@ __all__ = ["add_commands"]
 FLAGS = {"bots": "--bots", "workers": "--workers"}
 """The flag of each option of the simulator that a library error may name."""
 
-LADDER_DEFAULT = ("random", "greedy", "expert")
+LADDER_DEFAULT = ("random", "greedy", "learned", "expert")
 """The levels ``rummykit ladder`` rates unless ``--bots`` names others (not the master
 bot: its search is slow)."""
 
