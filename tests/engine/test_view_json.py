@@ -55,7 +55,8 @@ def test_a_full_views_json_makes_the_same_view(preset: str, players: int) -> Non
     assert checked > 30
 
 
-@pytest.mark.parametrize("level", ["random", "greedy", "expert", "master(think=0.01,rollouts=4)"])
+@pytest.mark.parametrize("level", ["random", "greedy", "learned", "expert",
+                                   "master(think=0.01,rollouts=4)"])
 def test_a_bot_plays_the_same_from_the_rebuilt_view(level: str) -> None:
     """Same view, same random generator: the same action, turn after turn of a deal."""
     bot = make_bot(level)

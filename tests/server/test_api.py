@@ -291,7 +291,8 @@ BAD_TABLES: dict[str, tuple[dict[str, Any], int, str]] = {
     "seven seats": ({"rules": "classic", "seats": [person(f"P{i}") for i in range(7)]}, 422,
                     "at most 6"),
     "unknown bot level": ({"rules": "classic", "seats": [person("Ann"), bot("Bob", "god")]},
-                          400, "unknown bot 'god'; the bots are: random, greedy, expert, master"),
+                          400, "unknown bot 'god'; the bots are: random, greedy, learned, expert, "
+                          "master"),
     "unknown bot option": ({"rules": "classic",
                             "seats": [person("Ann"), bot("Bob", "master(speed=2)")]},
                            400, "bot master has no option 'speed'"),
@@ -312,7 +313,7 @@ BAD_TABLES: dict[str, tuple[dict[str, Any], int, str]] = {
                            400, "at most 20 characters"),
     "bot without level": ({"rules": "classic",
                            "seats": [person("Ann"), {"kind": "bot", "name": "Bob"}]},
-                          400, "the bots are: random, greedy, expert, master"),
+                          400, "the bots are: random, greedy, learned, expert, master"),
     "no person": ({"rules": "classic", "seats": [bot("A"), bot("B")]}, 400,
                   "at least one person"),
     "empty name": ({"rules": "classic", "seats": [person("Ann"), person("")]}, 422,
@@ -368,7 +369,7 @@ def test_presets_endpoint(client: TestClient) -> None:
         assert set(preset["options"]) == set(help_texts), name
     assert data["presets"]["ramino"]["options"]["jokers"] == 4
     assert data["presets"]["one-deal"]["options"]["match_end"] == "one-deal"
-    assert data["bots"] == ["random", "greedy", "expert", "master"]
+    assert data["bots"] == ["random", "greedy", "learned", "expert", "master"]
     assert data["think"] == 1.0  # the server's --think: the longest a master seat may think
 
 

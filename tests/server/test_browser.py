@@ -522,7 +522,7 @@ def test_a_master_seat_with_its_thinking_time(server: Server, pages: Pages, shot
     page, rows = one_deal_index(server, pages, seed=12)
     assert rows.nth(0).locator("[name=think]").is_hidden()  # a person's seat
     levels = rows.nth(1).locator("[name=level] option").all_inner_texts()
-    assert levels == ["random", "greedy", "expert", "master"]
+    assert levels == ["random", "greedy", "learned", "expert", "master"]
     assert rows.nth(1).locator("[name=think]").is_hidden()  # an expert does not think
     rows.nth(1).locator("[name=level]").select_option("master")
     assert rows.nth(1).locator("[name=think]").is_visible()
