@@ -263,16 +263,19 @@ def _bot(args: argparse.Namespace) -> int:
         print(f"rummykit bot: {err}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print("\ninterrupted: the seat is left to the table's stand-in", file=sys.stderr)
+        print("\ninterrupted: the seat is handed to the table's stand-in", file=sys.stderr)
         return 130
     names = outcome.names
     if args.json:
         print(json.dumps({"seat": outcome.seat, "names": list(names),
                           "totals": list(outcome.totals), "winner": outcome.winner,
-                          "deals": outcome.deals, "moves": outcome.moves,
-                          "reconnects": outcome.reconnects, "refused": outcome.refused}))
+                          "ended_by": outcome.ended_by, "deals": outcome.deals,
+                          "moves": outcome.moves, "reconnects": outcome.reconnects,
+                          "refused": outcome.refused, "errors": outcome.errors}))
         return 0
     winner = "no single winner" if outcome.winner is None else f"{names[outcome.winner]} wins"
+    if outcome.ended_by is not None:
+        winner = f"ended by a vote after someone left; {winner}"
     totals = ", ".join(f"{n} {t}" for n, t in zip(names, outcome.totals, strict=True))
     print(f"match over after {outcome.deals} deal{'s' if outcome.deals != 1 else ''}: "
           f"{winner}; totals {totals} ({player.name} played seat {outcome.seat}, "

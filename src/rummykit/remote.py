@@ -19,6 +19,7 @@ has claimed) ends the play with the server's reason.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import secrets
@@ -44,6 +45,8 @@ GAP = 0.06
 a connection (docs/protocol.md), and two programs at a table may play that fast."""
 RATE_WAIT = 0.5
 """Seconds to wait after a refused message before asking for the position again."""
+REFUSALS = 5
+"""Moves refused in a row (a bot that plays what the rules do not allow) that end the play."""
 FATAL = {4400, 4403, 4404, 4409, 4410, 4429}
 """Close codes that end the play: the server refused this connection for good (a bad
 hello, not this seat, no such table, replaced, a broken table, too many connections)."""
@@ -113,9 +116,17 @@ class Outcome:
     moves: int = 0
     """Actions the program played."""
     reconnects: int = 0
+    """Times the connection was lost and opened again."""
     refused: list[str] = field(default_factory=list)
-    """Each action the server refused (with its reason): none, for a bot that only ever
-    plays one of the view's legal actions."""
+    """Each move the server refused (its reason): none, for a bot that only ever plays one
+    of the view's legal actions, unless the position moved on as it was sent."""
+    errors: list[str] = field(default_factory=list)
+    """Each other message of the program's that the server refused (a vote that came too
+    late, say)."""
+    over: bool = False
+    """Whether the match is over (its ``winner``, or ``ended_by`` a vote)."""
+    ended_by: int | None = None
+    """Where the others voted to end the match after someone left: who asked first."""
 
 
 class Socket(Protocol):
@@ -165,10 +176,20 @@ def play_at(link: str | Link, bot: Bot, *, key: str | None = None,
         try:
             with connect(where.socket) as ws:
                 ws.send(json.dumps(hello))
-                for raw in ws:
-                    lost = 0
-                    if player.heard(ws, json.loads(raw)):
-                        return player.outcome
+                try:
+                    for raw in ws:
+                        if lost:
+                            player.outcome.reconnects += 1  # back at the table
+                        lost = 0
+                        if _heard(player, ws, raw):
+                            return player.outcome
+                except KeyboardInterrupt:
+                    if player.in_play:
+                        # Stopped: the seat goes to the table's stand-in, as a person's
+                        # "leave" does, so the others are not left waiting.
+                        with contextlib.suppress(Exception):
+                            ws.send(json.dumps({"type": "away"}))
+                    raise
             reason = player.refusal or "the server closed the connection"
         except OSError as error:  # refused, reset, timed out
             reason = f"{type(error).__name__}: {error}"
@@ -190,7 +211,18 @@ def play_at(link: str | Link, bot: Bot, *, key: str | None = None,
         wait = FIRST_WAIT * 2 ** (lost - 1)
         say(f"connection lost ({reason}); connecting again in {wait:g} s")
         time.sleep(wait)
-        player.outcome.reconnects += 1
+
+
+def _heard(player: _Player, ws: Socket, raw: str | bytes) -> bool:
+    """The player's :meth:`_Player.heard` of one frame; a frame it cannot take (not JSON,
+    not the protocol's shape, a view the bot cannot play from) ends the play in words."""
+    try:
+        return player.heard(ws, json.loads(raw))
+    except RemoteError:
+        raise
+    except (ValueError, KeyError, TypeError, AttributeError, IndexError) as error:
+        raise RemoteError(f"the play stopped on a message it could not take "
+                          f"({type(error).__name__}: {error})") from error
 
 
 class _Player:
@@ -207,10 +239,19 @@ class _Player:
         """The ``seq`` at which the last deal's summary was marked seen."""
         self.sent = 0.0
         """When the last message was sent (monotonic time)."""
+        self.last_sent = ""
+        """The type of the last message sent."""
         self.voted: tuple[tuple[int, ...], int] | None = None
         """Who had left, and the ``seq``, when the program last voted to play on."""
         self.refusal: str | None = None
         """The last error's words (a refused hello ends the play with them)."""
+        self.refused_in_a_row = 0
+        """Moves refused since the last one the server took."""
+
+    @property
+    def in_play(self) -> bool:
+        """Whether the program sits at a match still being played."""
+        return self.outcome.seat >= 0 and not self.outcome.over
 
     def heard(self, ws: Socket, message: dict[str, Any]) -> bool:
         """Act on one message; True once the match is over."""
@@ -218,13 +259,7 @@ class _Player:
         if kind == "error":
             self.refusal = str(message.get("message", "refused"))
             if self.outcome.seat >= 0:
-                # Refused (the position moved on meanwhile, or too fast): nothing changed;
-                # hear the position again, a moment later.
-                if message.get("code") != "rate":
-                    self.outcome.refused.append(self.refusal)
-                self.acted = self.read = None
-                time.sleep(RATE_WAIT)
-                self.send(ws, {"type": "sync"})
+                self._refused(ws, message)
             return False
         if kind == "closed":
             raise SeatTaken(str(message.get("message", "another connection took the seat")))
@@ -236,8 +271,14 @@ class _Player:
         out.seat, out.names = data["seat"], tuple(data["names"])
         out.totals, out.deals = tuple(data["totals"]), data["deal_number"]
         seq = table["seq"]
-        if data["match_over"]:
+        if self.acted is not None and seq != self.acted:
+            self.refused_in_a_row = 0  # the position moved on: the move was taken
+        if data["match_over"] or table["status"] == "finished":
+            # Over: played to its end, or ended early (the others voted to end it after
+            # someone left).
+            out.over = True
             out.winner = data["match_winner"]
+            out.ended_by = table.get("ended_by")
             if data["deal_result"] is not None:
                 self.say(f"deal {out.deals}: {data['deal_result']['why']}")
             return True
@@ -262,6 +303,26 @@ class _Player:
             self.send(ws, {"type": "action", "action": str(action)})
         return False
 
+    def _refused(self, ws: Socket, message: dict[str, Any]) -> None:
+        """The server refused the last message: nothing changed. A refused move is tried
+        again once the position is heard again (it may have moved on meanwhile); one that
+        keeps being refused ends the play."""
+        reason = self.refusal or "refused"
+        if self.last_sent == "action":
+            if message.get("code") != "rate":
+                self.outcome.refused.append(reason)
+                self.refused_in_a_row += 1
+                if self.refused_in_a_row >= REFUSALS:
+                    raise RemoteError(f"the server refused the bot's move {REFUSALS} times "
+                                      f"in a row: {reason}")
+            self.acted = None
+        elif self.last_sent == "seen":
+            self.read = None
+        elif message.get("code") != "rate":
+            self.outcome.errors.append(reason)
+        time.sleep(RATE_WAIT)
+        self.send(ws, {"type": "sync"})
+
     def send(self, ws: Socket, message: dict[str, Any]) -> None:
         """Send ``message``, keeping under the server's allowance of messages a second."""
         wait = self.sent + GAP - time.monotonic()
@@ -269,3 +330,4 @@ class _Player:
             time.sleep(wait)
         ws.send(json.dumps(message))
         self.sent = time.monotonic()
+        self.last_sent = str(message["type"])

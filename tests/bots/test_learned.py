@@ -15,31 +15,49 @@ import pytest
 from rummykit.bots import make_bot
 from rummykit.bots.learned import FEATURES, LearnedBot, Network, action_features, default_network
 from rummykit.engine import Deal, Match
-from rummykit.engine.views import view
+from rummykit.engine.actions import Action
+from rummykit.engine.views import View, view
 from rummykit.rules import PRESETS, Rules
 
 from .test_bots import _play_until
 
 
+class Hoarder:
+    """Draws from the stock and discards, never melds: the pile grows deep."""
+
+    name = "hoarder"
+
+    def choose(self, v: View, rng: random.Random) -> Action:
+        legal = v.legal_actions
+        return next((a for a in legal if a.kind in ("draw-stock", "discard")), legal[0])
+
+
 def test_every_action_is_described_by_every_feature_in_a_small_range() -> None:
     rng = random.Random(3)
     seen_kinds = set()
-    for name in PRESETS:
-        for players in (2, 4):
+    deepest = 0
+    for name, players, level in [(n, p, "expert") for n in PRESETS for p in (2, 4)] + [
+            ("rummy500", 2, "hoarder"), ("rummy500", 3, "hoarder")]:  # (deep pile draws)
+        for _once in (1,):
             match = Match(PRESETS[name], players=players, seed=players)
-            bots = [make_bot("expert") for _ in range(players)]
+            bots = [make_bot(level) if level == "expert" else Hoarder()
+                    for _ in range(players)]
             for _ in range(300):
                 if match.is_over:
                     break
                 v = view(match, match.deal.to_move)
                 for action in v.legal_actions:
+                    if action.kind == "draw-pile" and action.cards:
+                        deepest = max(deepest, len(v.pile) - list(v.pile).index(
+                            action.cards[0]))
                     x = action_features(v, action)
                     assert len(x) == len(FEATURES)
-                    assert all(math.isfinite(f) and -5 <= f <= 5 for f in x), (action, x)
+                    assert all(math.isfinite(f) and -3 <= f <= 3 for f in x), (action, x)
                     assert sum(x[:6]) == 1  # one kind of action
                     seen_kinds.add(action.kind)
                 match.push(bots[match.deal.to_move].choose(v, rng))
     assert seen_kinds >= {"draw-stock", "draw-pile", "meld", "layoff", "discard"}
+    assert deepest >= 20  # a draw of 20 cards or more was described too
 
 
 def test_the_network_scores_as_a_numpy_forward_pass() -> None:

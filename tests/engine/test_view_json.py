@@ -93,6 +93,14 @@ def test_bad_json_is_refused_in_words() -> None:
     for key, value, error, words in cases:
         with pytest.raises(error, match=words):
             View.from_json({**good, key: value})
+    # Parts that do not agree: a bot would read them together.
+    for key, value, words in [("seat", 5, "not one of its 2 seats"),
+                              ("totals", [0, 0, 0], "one entry for each"),
+                              ("to_move", -1, "not one of its 2 seats")]:
+        with pytest.raises(ValueError, match=words):
+            View.from_json({**good, key: value})
+    with pytest.raises(ValueError, match="another seat's"):
+        View.from_json({**good, "knowledge": {**good["knowledge"], "seat": 1}})
     missing = {k: v for k, v in good.items() if k != "totals"}
     with pytest.raises(ValueError, match="totals"):
         View.from_json(missing)

@@ -31,6 +31,7 @@ from rummykit.cards import CARDS
 from rummykit.engine import Match
 from rummykit.engine.views import View, view
 from rummykit.remote import LinkError, Outcome, RemoteError, parse_link, play_at
+from rummykit.rules import PRESETS
 
 from ._support import bot, card_words, person, served
 
@@ -166,10 +167,17 @@ def test_two_programs_play_a_whole_match_and_hear_only_their_own_seat(
     views = [[m for m in tap.messages if m["type"] == "view"] for tap in heard]
     assert all(len(seen) > 20 for seen in views)
     checked = seq = 0
+    deal_number, face_up = 0, set()
     for seq, game in enumerate(replayed(rec)):
+        if game.deal_number != deal_number:
+            deal_number, face_up = game.deal_number, set()
+        # Every card face up at some moment of the deal (the pile, the table): worked out
+        # here from the replayed game, not from what the program heard.
+        face_up |= {str(CARDS[c]) for c in game.deal.pile}
+        face_up |= {str(CARDS[c]) for m in game.deal.table for c in m.cards}
         for seat in range(2):
             for message in (m for m in views[seat] if m["table"]["seq"] == seq):
-                check_heard(message, game, seat)
+                check_heard(message, game, seat, face_up)
                 checked += 1
     assert checked == len(views[0]) + len(views[1])
     assert game.is_over
@@ -180,9 +188,10 @@ def test_two_programs_play_a_whole_match_and_hear_only_their_own_seat(
     assert outcomes[0].moves + outcomes[1].moves == seq
 
 
-def check_heard(message: dict[str, Any], game: Match, seat: int) -> None:
+def check_heard(message: dict[str, Any], game: Match, seat: int, face_up: set[str]) -> None:
     """``message``, a view ``seat`` heard at ``game``'s position, is the engine's full view
-    of the seat, and names no card the seat cannot know but in its list of them."""
+    of the seat, and names no card the seat cannot know but in its list of them: no card
+    that was never face up and is in another hand or the stock."""
     expected = view(game, seat).to_json(full=True)
     expected["history_length"] = game.deal.move_count
     assert message["view"] == expected
@@ -191,10 +200,19 @@ def check_heard(message: dict[str, Any], game: Match, seat: int) -> None:
     if deal.is_over:
         return
     assert message["view"]["revealed_hands"] is None
+    others = [s for s in range(deal.players) if s != seat]
+    never_seen = {str(CARDS[c]) for s in others for c in deal.hands[s]}
+    never_seen |= {str(CARDS[c]) for c in deal.stock}
+    never_seen -= face_up
+    knowledge = message["view"]["knowledge"]
+    placed = {c for cards in knowledge["known"] for c in cards}
+    placed |= {c for c in knowledge["stock"] if c is not None}
+    assert placed <= face_up  # what the seat knows where it is, it saw
+    assert never_seen <= {c for group in knowledge["hidden"] for c in group["cards"]}
+    assert card_words({k: v for k, v in message["view"].items()
+                       if k not in ("knowledge", "last_deal")}).isdisjoint(never_seen)
     # One deck: a card's name is the card. What the seat cannot know: the cards of other
     # hands that nobody saw them take, and the stock's unseen places.
-    knowledge = message["view"]["knowledge"]
-    others = [s for s in range(deal.players) if s != seat]
     secret = {str(CARDS[c]) for s in others for c in deal.hands[s]}
     secret -= {c for s in others for c in knowledge["known"][s]}
     stock = [str(CARDS[c]) for c in reversed(deal.stock)]  # top first
@@ -208,6 +226,80 @@ def check_heard(message: dict[str, Any], game: Match, seat: int) -> None:
         assert card_words(message["table"]).isdisjoint(secret)
 
 
+# -- what the program does with each message (a socket of the test's own) ---------------
+
+
+class Recorder:
+    """A socket that keeps what the program sends."""
+
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+
+    def send(self, message: str) -> None:
+        self.sent.append(json.loads(message))
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(())
+
+
+def view_message(match: Match, seat: int, **table: Any) -> dict[str, Any]:
+    facts = {"seq": match.deal.move_count, "status": "playing", "reading": [], "left": [],
+             "votes": {}, "ended_by": None, **table}
+    return {"type": "view", "table": facts, "view": view(match, seat).to_json(full=True)}
+
+
+def test_the_program_acts_once_a_position_and_stops_when_a_vote_ends_the_match(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from rummykit import remote
+
+    monkeypatch.setattr(remote, "RATE_WAIT", 0.0)
+    monkeypatch.setattr(remote, "GAP", 0.0)
+    match = Match(PRESETS["classic"], players=2, seed=1)
+    seat = match.deal.to_move
+    player = remote._Player(make_bot("expert"), random.Random(1), lambda _: None)
+    ws = Recorder()
+    assert not player.heard(ws, view_message(match, seat))
+    assert not player.heard(ws, view_message(match, seat))  # the same position again
+    assert [m["type"] for m in ws.sent] == ["action"]
+    # Someone left; the program votes to play on, once.
+    assert not player.heard(ws, view_message(match, seat, left=[1 - seat]))
+    assert not player.heard(ws, view_message(match, seat, left=[1 - seat]))
+    assert ws.sent[-1] == {"type": "vote", "end": False} and len(ws.sent) == 2
+    # The others voted to end it: the match is over though its last deal is not.
+    assert player.heard(ws, view_message(match, seat, status="finished", ended_by=1 - seat))
+    assert player.outcome.over and player.outcome.ended_by == 1 - seat
+
+
+def test_a_refused_move_is_tried_again_and_one_refused_again_and_again_ends_the_play(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from rummykit import remote
+
+    monkeypatch.setattr(remote, "RATE_WAIT", 0.0)
+    monkeypatch.setattr(remote, "GAP", 0.0)
+    match = Match(PRESETS["classic"], players=2, seed=1)
+    seat = match.deal.to_move
+    player = remote._Player(make_bot("expert"), random.Random(1), lambda _: None)
+    ws = Recorder()
+    refusal = {"type": "error", "message": "not now", "code": "illegal"}
+    for attempt in range(remote.REFUSALS):
+        assert not player.heard(ws, view_message(match, seat))
+        assert ws.sent[-1]["type"] == "action"
+        if attempt < remote.REFUSALS - 1:
+            assert not player.heard(ws, refusal)
+            assert ws.sent[-1] == {"type": "sync"}
+    with pytest.raises(RemoteError, match=f"refused the bot's move {remote.REFUSALS} times"):
+        player.heard(ws, refusal)
+    assert player.outcome.refused == ["not now"] * remote.REFUSALS
+    # A refused vote is not a refused move; a message that is not the protocol's ends the
+    # play in words.
+    other = remote._Player(make_bot("expert"), random.Random(1), lambda _: None)
+    other.heard(ws, view_message(match, 1 - seat, left=[seat]))
+    other.heard(ws, {"type": "error", "message": "too late", "code": "no-vote"})
+    assert other.outcome.errors == ["too late"] and other.outcome.refused == []
+    with pytest.raises(RemoteError, match="could not take"):
+        remote._heard(other, ws, '{"type": "view", "table": {}}')
+    with pytest.raises(RemoteError, match="could not take"):
+        remote._heard(other, ws, "not json")
 
 
 def test_a_lost_connection_is_opened_again_and_the_match_goes_on(tmp_path: Path) -> None:
@@ -248,7 +340,7 @@ def test_a_refused_seat_says_why(tmp_path: Path) -> None:
         # The seat is claimed by a program's key: another key cannot open it.
         first = in_thread(lambda: play_at(link_of(port, table, 0), make_bot("greedy"),
                                           key="k" * 30))
-        assert first().winner is not None or first().deals >= 1
+        assert first().over
         with pytest.raises(RemoteError, match="belongs to the browser that opened its link first"):
             play_at(link_of(port, table, 0), make_bot("random"), key="z" * 30)
     with pytest.raises(RemoteError, match="could not open the seat"):
@@ -287,3 +379,42 @@ def free_port() -> int:
         probe.bind(("127.0.0.1", 0))
         port: int = probe.getsockname()[1]
         return port
+
+
+def test_ctrl_c_hands_the_seat_to_the_stand_in_and_the_match_goes_on(tmp_path: Path) -> None:
+    """Ctrl-C stops ``rummykit bot`` (exit 130) and hands its seat to the table's stand-in,
+    as a person's leave does: the server's bot does not wait for it, and the match ends."""
+    import signal
+
+    slow = ("--bot-delay", "0.2", *OPTIONS[2:])
+    with served(tmp_path, *slow) as port:
+        table = new_table(port, [person("Ann"), bot("Bea", "greedy")])
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "rummykit.cli", "bot", link_of(port, table, 0), "--bot",
+             "greedy", "--key", "k" * 30], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            text=True)
+        try:
+            deadline = time.monotonic() + 60
+            key = {"X-Rummykit-Key": "k" * 30}
+            url = f"http://127.0.0.1:{port}/api/tables/{table['id']}?seat=0"
+            def played() -> int:  # (refused until the program has claimed the seat)
+                answer = httpx.get(url, headers=key, timeout=5)
+                return int(answer.json()["table"]["seq"]) if answer.status_code == 200 else 0
+
+            while played() < 4:
+                assert time.monotonic() < deadline, "the program did not play"
+                time.sleep(0.1)
+            proc.send_signal(signal.SIGINT)
+            _out, err = proc.communicate(timeout=30)
+        finally:
+            proc.kill()
+        assert proc.returncode == 130, err
+        assert "handed to the table's stand-in" in err and "Traceback" not in err
+        deadline = time.monotonic() + 120
+        while True:  # the stand-in plays the seat to the match's end
+            answer = httpx.get(f"http://127.0.0.1:{port}/api/tables/{table['id']}/record",
+                               timeout=5)
+            if answer.status_code == 200:
+                break
+            assert time.monotonic() < deadline, "the match did not go on without the program"
+            time.sleep(0.2)

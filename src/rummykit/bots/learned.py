@@ -43,7 +43,8 @@ FEATURES = (
     "laid-before", "melded-this-turn", "uses-must-use", "hold-back-time", "planned-meld",
     "melded-points", "opening-progress",
 )
-"""What the network is told of each legal action, in order (each scaled to about 0..1)."""
+"""What the network is told of each legal action, in order (each scaled to about 0..1, and
+never past -3..3)."""
 
 
 @dataclass(frozen=True)
@@ -172,19 +173,25 @@ def action_features(view: View, action: Action, position: _Position | None = Non
                 outs = count_outs(card, p.hand, p.unseen, rules) / 8
                 fits = 1.0 if fits_table(view.melds, card, rules) else 0.0
                 rank, suit = card % 13, card // 13
-                near = 1.0 if any(w % 13 == rank or (w // 13 == suit and abs(w % 13 - rank) <= 2)
-                                  for w in p.wanted) else 0.0
+                near = 1.0 if any(w != JOKER_CODE and (w % 13 == rank or (
+                    w // 13 == suit and abs(w % 13 - rank) <= 2)) for w in p.wanted) else 0.0
                 threw = 1.0 if rank in p.unwanted else 0.0
     goes_out = 1.0 if kind in ("meld", "layoff", "discard") and after == 0 else 0.0
     return [
         1.0 if kind == "draw-stock" else 0.0, 1.0 if kind == "draw-pile" else 0.0,
         1.0 if kind == "meld" else 0.0, 1.0 if kind == "layoff" else 0.0,
         1.0 if kind == "discard" else 0.0, 1.0 if kind == "end" else 0.0,
-        p.deadwood / 50, change, len(cards) / 10,
-        sum(card_points(c, rules) for c in cards) / 30, after / 10, goes_out,
-        outs, fits, loose, near, threw, joker, used, taken,
+        _clip(p.deadwood / 50), _clip(change), _clip(len(cards) / 10),
+        _clip(sum(card_points(c, rules) for c in cards) / 30), _clip(after / 10), goes_out,
+        outs, fits, loose, near, threw, joker, used, _clip(taken),
         *p.context, uses_must, p.hold_time, planned, melded, p.opening,
     ]
+
+
+def _clip(value: float) -> float:
+    """``value`` within -3..3 (a deep pile taken whole in rummy500 would go far past the
+    range the others lie in)."""
+    return -3.0 if value < -3.0 else 3.0 if value > 3.0 else value
 
 
 class LearnedBot:

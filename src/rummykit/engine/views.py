@@ -387,7 +387,7 @@ def _view_from_json(data: object) -> View:
             raise ValueError(f"an event is one of {', '.join(get_args(Event))}, not {event!r}")
         events.append((_int(index, "an event's index"), event))
     winner = d["match_winner"]
-    return View(
+    built = View(
         seat=_int(d["seat"], "the seat"),
         rules=rules,
         names=tuple(_str(n, "a name") for n in _list(d["names"], "names")),
@@ -430,6 +430,30 @@ def _view_from_json(data: object) -> View:
         match_end=match_end,
         sheet=tuple(_ints(row, "a sheet row") for row in _list(d["sheet"], "sheet")),
     )
+    _check_consistent(built)
+    return built
+
+
+def _check_consistent(v: View) -> None:
+    """A view whose parts agree: every seat number names a seat, every per-seat list has a
+    place for each, the knowledge is the view's seat's (a bot reads them together)."""
+    players = len(v.names)
+    seats = [v.seat, v.dealer, v.to_move, v.knowledge.seat,
+             *(m.owner for m in v.melds), *(s for m in v.melds for s in m.layers),
+             *(s for s, _ in v.history), *(s for s, _ in v.pile_draws)]
+    if v.match_winner is not None:
+        seats.append(v.match_winner)
+    if players < 2 or any(not 0 <= s < players for s in seats):
+        raise ValueError(f"a seat number of this view is not one of its {players} seats")
+    per_seat = [v.hand_sizes, v.totals, v.active, v.opened, v.laid, v.knowledge.known,
+                *v.sheet, *(h.hands for h in v.knowledge.hidden)]
+    if any(len(part) != players for part in per_seat):
+        raise ValueError(f"a list of this view has not one entry for each of its {players} "
+                         "seats")
+    if v.knowledge.seat != v.seat:
+        raise ValueError("the knowledge is another seat's than the view's")
+    if any(len(m.layers) != len(m.cards) for m in v.melds):
+        raise ValueError("a meld's layers do not match its cards")
 
 
 def _sorted_hand(hand: list[int]) -> tuple[Card, ...]:
