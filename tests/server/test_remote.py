@@ -26,6 +26,7 @@ import httpx
 import pytest
 
 from rummykit import record as records
+from rummykit import remote
 from rummykit.bots import make_bot
 from rummykit.cards import CARDS
 from rummykit.engine import Match
@@ -248,16 +249,18 @@ def view_message(match: Match, seat: int, **table: Any) -> dict[str, Any]:
     return {"type": "view", "table": facts, "view": view(match, seat).to_json(full=True)}
 
 
-def test_the_program_acts_once_a_position_and_stops_when_a_vote_ends_the_match(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    from rummykit import remote
-
+def at_once(monkeypatch: pytest.MonkeyPatch) -> tuple[Match, int, remote._Player, Recorder]:
+    """A match, its seat to move, a program for it that sends without waiting, a socket."""
     monkeypatch.setattr(remote, "RATE_WAIT", 0.0)
     monkeypatch.setattr(remote, "GAP", 0.0)
     match = Match(PRESETS["classic"], players=2, seed=1)
-    seat = match.deal.to_move
     player = remote._Player(make_bot("expert"), random.Random(1), lambda _: None)
-    ws = Recorder()
+    return match, match.deal.to_move, player, Recorder()
+
+
+def test_the_program_acts_once_a_position_and_stops_when_a_vote_ends_the_match(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    match, seat, player, ws = at_once(monkeypatch)
     assert not player.heard(ws, view_message(match, seat))
     assert not player.heard(ws, view_message(match, seat))  # the same position again
     assert [m["type"] for m in ws.sent] == ["action"]
@@ -272,14 +275,7 @@ def test_the_program_acts_once_a_position_and_stops_when_a_vote_ends_the_match(
 
 def test_a_refused_move_is_tried_again_and_one_refused_again_and_again_ends_the_play(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from rummykit import remote
-
-    monkeypatch.setattr(remote, "RATE_WAIT", 0.0)
-    monkeypatch.setattr(remote, "GAP", 0.0)
-    match = Match(PRESETS["classic"], players=2, seed=1)
-    seat = match.deal.to_move
-    player = remote._Player(make_bot("expert"), random.Random(1), lambda _: None)
-    ws = Recorder()
+    match, seat, player, ws = at_once(monkeypatch)
     refusal = {"type": "error", "message": "not now", "code": "illegal"}
     for attempt in range(remote.REFUSALS):
         assert not player.heard(ws, view_message(match, seat))
