@@ -35,7 +35,7 @@ import numpy as np
 
 from rummykit.bots import make_bot
 from rummykit.bots.expert import ExpertBot
-from rummykit.bots.learned import FEATURES, LearnedBot, Network, _Position, action_features
+from rummykit.bots.learned import FEATURES, LearnedBot, Network, Position, action_features
 from rummykit.engine import Match
 from rummykit.engine.views import view
 from rummykit.rules import PRESETS
@@ -66,7 +66,7 @@ def positions(task: tuple[int, dict[str, object] | None]) -> list[tuple[list[lis
         if learning[seat]:
             chosen = teacher.choose(v, rng)
             if len(v.legal_actions) > 1:
-                position = _Position(v)
+                position = Position(v)
                 out.append(([action_features(v, a, position) for a in v.legal_actions],
                             v.legal_actions.index(chosen)))
             played = chosen if actor is teacher else actor.choose(v, rng)

@@ -32,7 +32,7 @@ from rummykit.engine.melds import card_points, make_meld, meld_points, without
 from rummykit.engine.scoring import points_against
 from rummykit.engine.views import View
 
-__all__ = ["FEATURES", "LearnedBot", "Network", "action_features"]
+__all__ = ["FEATURES", "LearnedBot", "Network", "Position", "action_features"]
 
 FEATURES = (
     "draw-stock", "draw-pile", "meld", "layoff", "discard", "end",
@@ -98,8 +98,9 @@ def default_network() -> Network:
     return _DEFAULT
 
 
-class _Position:
-    """What every action's description shares: computed once a decision."""
+class Position:
+    """What every action's description shares, computed once a decision (pass it to
+    :func:`action_features` for each action of the same view)."""
 
     def __init__(self, view: View) -> None:
         rules = self.rules = view.rules
@@ -135,10 +136,10 @@ class _Position:
         return partition(without(self.hand, cards), self.rules)[0]
 
 
-def action_features(view: View, action: Action, position: _Position | None = None
+def action_features(view: View, action: Action, position: Position | None = None
                     ) -> list[float]:
     """The description of ``action`` in ``view`` that the network scores (:data:`FEATURES`)."""
-    p = position or _Position(view)
+    p = position or Position(view)
     rules = p.rules
     kind = action.kind
     cards = list(action.cards)
@@ -209,7 +210,7 @@ class LearnedBot:
             raise ValueError("it is not this bot's turn: the view offers no legal action")
         if len(legal) == 1:
             return legal[0]
-        position = _Position(view)
+        position = Position(view)
         score = self.network.score
         best = max(range(len(legal)),
                    key=lambda i: score(action_features(view, legal[i], position)))
