@@ -38,6 +38,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rummykit.bots import BOTS, make_bot, parse_bot, same_bot_key, split_bots
+from rummykit.bots.inference import sample_worlds
 from rummykit.bots.master import MasterBot, Search
 from rummykit.bots.rollout import fast_action, play_out
 from rummykit.engine import Action, Deal, determinize
@@ -45,6 +46,7 @@ from rummykit.engine.views import View, view
 from rummykit.rules import PRESETS, Rules
 
 PRESET_NAMES = list(PRESETS)
+CLASSIC = PRESETS["classic"]
 PLAYER_COUNTS = range(2, 7)
 CHEAP_PRESETS = [name for name in PRESET_NAMES if name != "ramino"]
 """The presets whose rollouts take milliseconds (a ramino search takes seconds)."""
@@ -690,3 +692,55 @@ def test_measure_plays_the_actions_alone_on_the_same_imagined_deals() -> None:
     assert found.gains[1] == pytest.approx(sum(diffs) / len(diffs))
     with pytest.raises(ValueError):
         MasterBot(rollouts=4).measure(v, random.Random(2), (a,))
+
+
+@pytest.mark.parametrize("reweight", [True, False])
+def test_imagined_deals_follow_the_odds_they_are_given(reweight: bool) -> None:
+    """``sample_worlds(odds=...)``: a hidden card with overwhelming odds for the opponent
+    is in his hand in every imagined deal, reweighed or not; one with odds near zero is
+    in none (while the hand is not full of such cards)."""
+    deal = _decision(CLASSIC, 2, 5, 14)
+    v = view(deal, deal.to_move)
+    other = 1 - v.seat
+    hidden = list(v.knowledge.unseen)
+    sure, never = hidden[0], hidden[-1]
+    odds: list[dict[int, float]] = [{}, {}]
+    odds[other] = {c: 1e12 if c == sure else 1e-12 if c == never else 1.0 for c in hidden}
+    worlds = sample_worlds(v, random.Random(2), 12, odds=odds, reweight=reweight)
+    assert len(worlds) == 12
+    for world in worlds:
+        assert sure in world.hands[other] and never not in world.hands[other]
+        assert sorted(world.hands[v.seat]) == sorted(v.hand)
+
+
+def test_a_master_deals_by_the_odds_it_is_given_once_a_decision(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``MasterBot(odds=f, reweight=...)``: ``f`` is asked once a searched decision, with
+    the decision's view, and its odds and ``reweight`` reach every draw of imagined deals;
+    without ``odds`` the search draws by the card odds, reweighed."""
+    import rummykit.bots.master as master_module
+
+    draws: list[tuple[object, bool]] = []
+    real = master_module.sample_worlds
+
+    def recording(v: View, rng: random.Random, count: int, **kw: object) -> list[Deal]:
+        draws.append((kw.get("odds"), bool(kw.get("reweight"))))
+        return real(v, rng, count, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(master_module, "sample_worlds", recording)
+    asked: list[View] = []
+    given: list[dict[int, float]] = []
+
+    def flat(v: View) -> list[dict[int, float]]:
+        asked.append(v)
+        given[:] = [{} if s == v.seat else dict.fromkeys(v.knowledge.unseen, 1.0)
+                    for s in range(len(v.hand_sizes))]
+        return given
+
+    deal = _decision(CLASSIC, 2, 9, 10)
+    v = view(deal, deal.to_move)
+    MasterBot(rollouts=24, odds=flat, reweight=False).search(v, random.Random(0))
+    assert asked == [v] and draws and all(o is given and not r for o, r in draws)
+    draws.clear()
+    MasterBot(rollouts=24).search(v, random.Random(0))
+    assert draws and all(o is None and r for o, r in draws)

@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from rummykit.bots.expert import discard_costs, partition
@@ -359,18 +359,23 @@ def weight(world: Deal, seat: int, seen: Observations) -> float:
 
 
 def sample_worlds(view: View, rng: random.Random, count: int, *,
-                  weighted: bool = True, deadline: float | None = None) -> list[Deal]:
+                  weighted: bool = True, deadline: float | None = None,
+                  odds: Sequence[Mapping[int, float]] | None = None,
+                  reweight: bool = True) -> list[Deal]:
     """``count`` imagined deals that agree with ``view``; with ``weighted``, the hidden
-    cards dealt by their odds (:func:`card_odds`) and the deals kept in proportion to how
-    well the opponents' imagined hands explain their actions (a deal may be kept more than
-    once). Past ``deadline`` (a ``time.perf_counter()`` reading) it draws no more and keeps
-    fewer."""
+    cards dealt by their odds (``odds``, for each seat; :func:`card_odds` where not given)
+    and, with ``reweight`` too, the deals kept in proportion to how well the opponents'
+    imagined hands explain their actions (a deal may be kept more than once). Past
+    ``deadline`` (a ``time.perf_counter()`` reading) it draws no more and keeps fewer."""
     if not weighted:
         return [determinize(view, rng) for _ in range(count)]
     seen = observations(view)
     hidden = [s for s in range(len(view.hand_sizes))
               if s != view.seat and view.active[s] and view.hand_sizes[s]]
-    odds = card_odds(view, seen)
+    if odds is None:
+        odds = card_odds(view, seen)
+    if not reweight:
+        return [determinize(view, rng, odds=odds) for _ in range(count)]
     pool: list[Deal] = []
     weights: list[float] = []
     for _ in range(count * OVERSAMPLE):

@@ -38,7 +38,7 @@ import math
 import random
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from rummykit.bots.expert import ExpertBot
@@ -49,7 +49,11 @@ from rummykit.engine.deal import Deal
 from rummykit.engine.scoring import worth
 from rummykit.engine.views import View
 
-__all__ = ["MasterBot", "Sampled", "Search", "paired"]
+__all__ = ["MasterBot", "OddsFunction", "Sampled", "Search", "paired"]
+
+OddsFunction = Callable[[View], Sequence[Mapping[int, float]]]
+"""A picture of the opponents' hands: for each seat of the view's table, each hidden
+card's odds of being in that seat's hand (empty for the view's own seat)."""
 
 MIN_PAIRED = 16
 """The fewest imagined deals on which a candidate must be measured before it may replace
@@ -123,13 +127,23 @@ class MasterBot:
     fewer candidates get more imagined deals each); ``win``: the points going out is worth
     on top of the deal's points (:data:`WIN`); ``stop``: an event that ends the search
     at once when set (its choice is then the best found so far, or the expert's).
+
+    For research on the picture of the opponents' hands (no front end offers them):
+    ``odds``, a function of the view that gives, for each seat, each hidden card's odds of
+    being in that seat's hand, called once a decision, deals the hidden cards by those
+    odds instead of the card odds (:func:`rummykit.bots.inference.card_odds`, which it must
+    resemble); ``reweight=False`` keeps the imagined deals as dealt instead of in
+    proportion to how well the opponents' hands explain their actions. ``bench/
+    hand_model.py`` measured a learned model of the hidden hands this way
+    (docs/strength.md).
     """
 
     name = "master"
 
     def __init__(self, *, think: float | None = None, rollouts: int | None = None,
                  margin: float = MARGIN, width: int = WIDTH, win: float = WIN,
-                 inference: bool = True, stop: threading.Event | None = None) -> None:
+                 inference: bool = True, odds: OddsFunction | None = None,
+                 reweight: bool = True, stop: threading.Event | None = None) -> None:
         if (think is not None and not think > 0) or (rollouts is not None and rollouts < 1) \
                 or width < 1:
             raise ValueError("master: think must be positive, rollouts and width at least 1")
@@ -142,6 +156,12 @@ class MasterBot:
         """Points added for winning the imagined deal (taken from the others where one
         of them wins): above 0, the search plays more for deals won than for points."""
         self.inference = inference
+        self.odds = odds
+        """Where given, the odds the hidden cards are dealt by instead of the card odds."""
+        self.reweight = reweight
+        """Keep the imagined deals in proportion to how well the opponents' hands explain
+        their actions (:func:`rummykit.bots.inference.weight`); off, they are kept as
+        dealt."""
         self.stop = stop
         self._expert = ExpertBot()
         self.last: Search | None = None
@@ -189,12 +209,13 @@ class MasterBot:
         # whatever; they never decide when the search stops, but for one that the
         # pruning alone would end.)
         live = list(range(len(candidates)))
+        odds = self._odds(view)
         worlds = 0
         batches = 0
         batch = 8
         while True:
             pool = sample_worlds(view, rng, batch, weighted=self.inference,
-                                 deadline=deadline)
+                                 deadline=deadline, odds=odds, reweight=self.reweight)
             batches += 1
             first: dict[int, int] = {}  # each distinct deal of this batch, numbered
             for world in pool:
@@ -253,6 +274,7 @@ class MasterBot:
         deadline = None if self.think is None else start + self.think
         results: list[list[tuple[float, float, float]]] = [[] for _ in actions]
         drawn: list[int] = []
+        odds = self._odds(view)
         worlds = 0
         batches = 0
         batch = 8
@@ -260,7 +282,8 @@ class MasterBot:
             batches += 1
             first: dict[int, int] = {}
             for world in sample_worlds(view, rng, batch, weighted=self.inference,
-                                       deadline=deadline):
+                                       deadline=deadline, odds=odds,
+                                       reweight=self.reweight):
                 seed = rng.getrandbits(64)
                 played = [_rollout_result(world, a, view.seat, seed, deadline, self.win)
                           for a in actions]
@@ -282,6 +305,10 @@ class MasterBot:
                         for i, a in enumerate(actions))
         return Search(actions[0], actions[0], actions, means, worlds,
                       time.perf_counter() - start, gains, self.win, sampled, tuple(drawn))
+
+    def _odds(self, view: View) -> Sequence[Mapping[int, float]] | None:
+        """The odds of this decision's imagined deals, where not the card odds."""
+        return self.odds(view) if self.odds is not None and self.inference else None
 
     def _stopped(self) -> bool:
         return self.stop is not None and self.stop.is_set()
