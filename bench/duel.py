@@ -10,6 +10,10 @@ each bot's time per decision (median and 95th percentile, searched decisions onl
 those with more than one legal action). With ``--matches`` it plays whole matches
 instead and reports matches won and lost too.
 
+``--hand-model FILE`` gives the first bot, a master, the odds of a learned model of the
+hidden hands (``bench/hand_model.py``) to deal its imagined deals by; ``--no-reweight``
+keeps its imagined deals as dealt. Both are measurements too.
+
 ``--oracle`` measures how much a master bot could gain from knowing the opponents' hands:
 its search imagines only deals in which every other hand is the true one (the stock's
 order is still shuffled). It is a measurement, not a way to play: no front end offers it.
@@ -32,22 +36,34 @@ import statistics
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 import rummykit.bots.master
 from rummykit.bots import make_bot
+from rummykit.bots.master import MasterBot
 from rummykit.engine import Deal, Match
 from rummykit.engine.views import view
 from rummykit.intervals import wilson
 from rummykit.rules import Rules
 
 
-def seating(first: str, second: str, players: int, turn: int, alone: bool) -> list[str]:
-    """Each seat's bot: ``first`` at every other seat from ``turn``, or with ``alone`` at
-    seat ``turn`` only (one against the others)."""
+def seating(players: int, turn: int, alone: bool) -> list[int]:
+    """Each seat's side, 0 for the first bot and 1 for the second: the first at every
+    other seat from ``turn``, or with ``alone`` at seat ``turn`` only (one against the
+    others). (By side, not by name: a bot may play itself.)"""
     if alone:
-        return [first if seat == turn else second for seat in range(players)]
-    return [first if (seat + turn) % 2 == 0 else second for seat in range(players)]
+        return [0 if seat == turn else 1 for seat in range(players)]
+    return [0 if (seat + turn) % 2 == 0 else 1 for seat in range(players)]
+
+
+@cache
+def _hand_model(path: str) -> Any:
+    """The learned hand model of ``bench/hand_model.py`` whose weights are at ``path``."""
+    from hand_model import load  # bench/ is where the script runs from
+
+    return load(Path(path))
 
 
 _PLAYING: list[Deal] = []
@@ -64,15 +80,24 @@ def _true_worlds(view: Any, rng: random.Random, count: int, **_: Any) -> list[De
     return worlds
 
 
-def play(task: tuple[str, str, str, int, int, int, bool, bool, bool]) -> dict[str, Any]:
+Task = tuple[str, str, str, int, int, int, bool, bool, bool, str | None, bool]
+
+
+def play(task: Task) -> dict[str, Any]:
     """One deal (or match) in one seating (see :func:`seating`)."""
-    first, second, rules_text, players, index, turn, matches, alone, oracle = task
+    (first, second, rules_text, players, index, turn, matches, alone, oracle, hand_model,
+     reweight) = task
     if oracle:
         rummykit.bots.master.sample_worlds = _true_worlds  # type: ignore[assignment]
     rules = Rules.parse(rules_text)
-    specs = seating(first, second, players, turn, alone)
-    sides = [specs.count(first), specs.count(second)]
-    bots = [make_bot(spec) for spec in specs]
+    side_of = seating(players, turn, alone)
+    sides = [side_of.count(0), side_of.count(1)]
+    bots = [make_bot(first if side == 0 else second) for side in side_of]
+    for side, bot in zip(side_of, bots, strict=True):
+        if side == 0 and isinstance(bot, MasterBot):
+            if hand_model is not None:
+                bot.odds = _hand_model(hand_model).odds
+            bot.reweight = reweight
     rngs = [random.Random(f"duel/{index}/{turn}/{seat}") for seat in range(players)]
     times: dict[str, list[float]] = {"first": [], "second": []}
     game: Deal | Match
@@ -91,7 +116,7 @@ def play(task: tuple[str, str, str, int, int, int, bool, bool, bool]) -> dict[st
         action = bots[seat].choose(v, rngs[seat])
         spent = time.perf_counter() - start
         if len(v.legal_actions) > 1:
-            times["first" if specs[seat] == first else "second"].append(spent)
+            times["first" if side_of[seat] == 0 else "second"].append(spent)
         before = len(game.finished) if isinstance(game, Match) else 0
         game.push(action)
         finished = ([game.finished[-1]] if isinstance(game, Match) and len(game.finished)
@@ -100,17 +125,17 @@ def play(task: tuple[str, str, str, int, int, int, bool, bool, bool]) -> dict[st
             result = done.result
             assert result is not None
             for s in range(players):
-                side = 0 if specs[s] == first else 1
+                side = side_of[s]
                 sign = -1 if rules.scoring == "penalty" else 1  # higher is better
                 points[side] += sign * result.points[s] / sides[side]
             if result.winner is not None:
-                deals_won[0 if specs[result.winner] == first else 1] += 1
+                deals_won[side_of[result.winner]] += 1
     out: dict[str, Any] = {"index": index, "turn": turn, "deals_won": deals_won,
                            "points": points, "times": times,
                            "deals": len(game.finished) if isinstance(game, Match) else 1}
     if isinstance(game, Match):
         winner = game.winner
-        out["match_winner"] = None if winner is None else (0 if specs[winner] == first else 1)
+        out["match_winner"] = None if winner is None else side_of[winner]
     return out
 
 
@@ -134,13 +159,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--oracle", action="store_true",
                         help="master bots search the true hands (a measurement of what "
                         "knowing them is worth; the stock stays hidden)")
+    parser.add_argument("--hand-model", metavar="FILE",
+                        help="the first bot, a master, deals the hidden cards by the odds "
+                        "of this learned hand model (bench/hand_model.py's weights) instead "
+                        "of its card odds")
+    parser.add_argument("--no-reweight", action="store_true",
+                        help="the first bot, a master, keeps its imagined deals as dealt "
+                        "(not weighed by how well the hands explain what was played)")
     args = parser.parse_args(argv)
+    if args.hand_model:
+        try:
+            _hand_model(args.hand_model)
+        except (OSError, ValueError, KeyError) as error:
+            parser.error(f"--hand-model {args.hand_model}: {error}")
     count = args.matches or args.deals
     if not args.alone and args.players % 2:
         parser.error("the bots alternate around the table: an even player count, or --alone")
     turns = range(args.players) if args.alone else (0, 1)
     tasks = [(args.first, args.second, args.rules, args.players, args.seed + i, t,
-              bool(args.matches), args.alone, args.oracle)
+              bool(args.matches), args.alone, args.oracle, args.hand_model,
+              not args.no_reweight)
              for i in range(count) for t in turns]
     results: list[dict[str, Any]] = []
     started = time.perf_counter()
@@ -185,7 +223,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(report))
         return 0
-    told = " (told the true hands)" if args.oracle else ""
+    told = (" (told the true hands)" if args.oracle else "") + (
+        f" (dealing by {args.hand_model})" if args.hand_model else "") + (
+        " (not reweighing)" if args.no_reweight else "")
     print(f"{args.first}{told} vs {args.second}, {args.rules}, {args.players} players: "
           f"{deals} deals in {report['seconds']:.0f} s")
     share = f" (an even share: {1 / args.players:.0%})" if args.alone else ""

@@ -13,6 +13,7 @@ Usage::
 
     python bench/inference.py --deals 300
     python bench/inference.py --deals 300 --bots expert,greedy --rules classic
+    python bench/inference.py --deals 1500 --seed 100 --hand-model build/hand_model.json
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import argparse
 import math
 import random
 import sys
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -170,10 +172,12 @@ def fit(data: list[HandRow], steps: int = 200) -> tuple[list[float], float]:
     return _ascend(lambda theta: _loglik(theta, data), len(FEATURES), steps)
 
 
-def brier(positions: list[Position], how: str, rng: random.Random, worlds: int) -> float:
+def brier(positions: list[Position], how: str, rng: random.Random, worlds: int,
+          model: Any = None) -> float:
     """Mean squared error of the chance given to 'the opponent holds card c' for every
     card seat 0 cannot place, the hands imagined ``how``: uniform, by the card odds, or
-    by the card odds then weighed by the hand features (the search's own sampling)."""
+    by the card odds then weighed by the hand features (the search's own sampling), or by
+    ``model``'s odds (``bench/hand_model.py``) alone or weighed too."""
     error = 0.0
     count = 0
     for v, truth in positions:
@@ -182,6 +186,10 @@ def brier(positions: list[Position], how: str, rng: random.Random, worlds: int) 
         elif how == "odds":
             odds = card_odds(v)
             sampled = [determinize(v, rng, odds=odds) for _ in range(worlds)]
+        elif how == "learned":
+            sampled = sample_worlds(v, rng, worlds, odds=model.odds(v), reweight=False)
+        elif how == "learned+weights":
+            sampled = sample_worlds(v, rng, worlds, odds=model.odds(v))
         else:
             sampled = sample_worlds(v, rng, worlds)
         unseen = set(v.knowledge.unseen)
@@ -206,7 +214,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--samples", type=int, default=40)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--hand-model", metavar="FILE",
+                        help="measure the hands imagined by this learned hand model's odds "
+                        "too (bench/hand_model.py's weights), alone and weighed")
     args = parser.parse_args(argv)
+    model = None
+    if args.hand_model:
+        from hand_model import load  # bench/ is where the script runs from
+
+        model = load(Path(args.hand_model))
     rules = Rules.parse(args.rules)
     positions = collect(rules, split_bots(args.bots), args.deals, args.seed)
     print(f"{len(positions)} positions", file=sys.stderr)
@@ -229,8 +245,9 @@ def main(argv: list[str] | None = None) -> int:
     inference.WEIGHTS = tuple(theta)
     print(f"Brier score on {len(test)} held-out positions, 'opponent holds c' "
           "(lower is better):")
-    for how in ("uniform", "odds", "search"):
-        print(f"  {how:8} {brier(test, how, rng, 40):.4f}")
+    hows = ("uniform", "odds", "search") + (("learned", "learned+weights") if model else ())
+    for how in hows:
+        print(f"  {how:15} {brier(test, how, rng, 40, model):.4f}")
     return 0
 
 
