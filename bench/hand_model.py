@@ -203,11 +203,6 @@ def _sigmoid(x: float) -> float:
     return 1 / (1 + math.exp(-x)) if x >= 0 else math.exp(x) / (1 + math.exp(x))
 
 
-def load(path: Path) -> HandModel:
-    """The model whose weights :func:`main` wrote to ``path``."""
-    return HandModel(json.loads(path.read_text(encoding="utf-8")))
-
-
 class HandModel:
     """The network: one hidden layer of rectified units over :data:`FEATURES`, one output
     added to the ``prior`` feature (the log-odds when every hidden card is as likely)."""
@@ -258,6 +253,11 @@ class HandModel:
         his cards are hidden; a card hidden twice gets its chance of each copy)."""
         cards, rows, k = card_rows(view, seat)
         return dict(zip(cards, marginals(self.logits(rows), k), strict=True))
+
+
+def load(path: Path) -> HandModel:
+    """The model whose weights :func:`main` wrote to ``path``."""
+    return HandModel(json.loads(path.read_text(encoding="utf-8")))
 
 
 WEIGHTS = Path("build/hand_model.json")
