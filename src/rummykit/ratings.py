@@ -64,18 +64,24 @@ PROVISIONAL_MATCHES = 10
 """Rated matches before a rating is shown without "provisional"."""
 
 LADDER: dict[str, dict[str, dict[int, int]]] = {
-    "basic": {"random": {2: 1011, 4: 1101}, "greedy": {2: 1596, 4: 1562},
-              "expert": {2: 1697, 4: 1634}, "master": {2: 1697, 4: 1703}},
-    "one-deal": {"random": {2: 1012, 4: 1105}, "greedy": {2: 1607, 4: 1593},
-                 "expert": {2: 1668, 4: 1637}, "master": {2: 1713, 4: 1664}},
-    "classic": {"random": {2: 1004, 4: 1156}, "greedy": {2: 1564, 4: 1608},
-                "expert": {2: 1688, 4: 1603}, "master": {2: 1745, 4: 1633}},
-    "rummy500": {"random": {2: 1387, 4: 1284}, "greedy": {2: 1486, 4: 1480},
-                 "expert": {2: 1534, 4: 1609}, "master": {2: 1593, 4: 1626}},
-    "limited-stock": {"random": {2: 1083, 4: 1219}, "greedy": {2: 1567, 4: 1548},
-                      "expert": {2: 1650, 4: 1569}, "master": {2: 1700, 4: 1663}},
-    "ramino": {"random": {2: 1293, 4: 1229}, "greedy": {2: 1504, 4: 1531},
-               "expert": {2: 1618, 4: 1605}, "master": {2: 1585, 4: 1635}},
+    "basic": {"random": {2: 954, 4: 1070}, "greedy": {2: 1544, 4: 1550},
+             "learned": {2: 1637, 4: 1564}, "expert": {2: 1676, 4: 1653},
+             "master": {2: 1689, 4: 1663}},
+    "one-deal": {"random": {2: 953, 4: 1054}, "greedy": {2: 1547, 4: 1567},
+                "learned": {2: 1615, 4: 1567}, "expert": {2: 1662, 4: 1639},
+                "master": {2: 1723, 4: 1674}},
+    "classic": {"random": {2: 983, 4: 1101}, "greedy": {2: 1524, 4: 1558},
+               "learned": {2: 1632, 4: 1599}, "expert": {2: 1641, 4: 1568},
+               "master": {2: 1721, 4: 1674}},
+    "rummy500": {"random": {2: 1394, 4: 1232}, "greedy": {2: 1482, 4: 1496},
+                "learned": {2: 1509, 4: 1578}, "expert": {2: 1500, 4: 1578},
+                "master": {2: 1616, 4: 1617}},
+    "limited-stock": {"random": {2: 1042, 4: 1197}, "greedy": {2: 1519, 4: 1544},
+                     "learned": {2: 1592, 4: 1508}, "expert": {2: 1651, 4: 1599},
+                     "master": {2: 1695, 4: 1653}},
+    "ramino": {"random": {2: 1258, 4: 1220}, "greedy": {2: 1476, 4: 1493},
+              "learned": {2: 1606, 4: 1599}, "expert": {2: 1579, 4: 1589},
+              "master": {2: 1581, 4: 1599}},
 }
 """The bot ladder's ratings (Elo scale, mean 1500) per preset, level and player count, from
 the last run of ``bench/ladders.py`` (docs: the bot ladders): 2 players, and 4 players for

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from rummykit.bots import LEVELS
 from rummykit.ratings import (
     BETA,
     LADDER,
@@ -24,7 +25,7 @@ from rummykit.ratings import (
     ranking,
     rate,
 )
-from rummykit.rules import preset
+from rummykit.rules import PRESETS, preset
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
@@ -127,3 +128,14 @@ def test_the_ladder_table_is_the_ladder_page() -> None:
                                        flags=re.M):
             found.setdefault(preset_name, {}).setdefault(name, {})[players] = int(rating)
     assert found == LADDER
+
+
+def test_every_bot_level_has_a_ladder_rating_in_every_preset() -> None:
+    """Each level a table can seat (the learned one too) starts where the ladders measured
+    it, in every preset, not as a newcomer."""
+    for preset_name in PRESETS:
+        for level in LEVELS:
+            for players in (2, 4):
+                start = bot_start(preset_name, level, players)
+                assert start != Skill(), (preset_name, level, players)
+                assert start.shown == LADDER[preset_name][level][2 if players == 2 else 4]
