@@ -133,8 +133,8 @@ class MasterBot:
     being in that seat's hand, called once a decision, deals the hidden cards by those
     odds instead of the card odds (:func:`rummykit.bots.inference.card_odds`, which it must
     resemble); ``reweight=False`` keeps the imagined deals as dealt instead of in
-    proportion to how well the opponents' hands explain their actions. ``bench/
-    hand_model.py`` measured a learned model of the hidden hands this way
+    proportion to how well the opponents' hands explain their actions.
+    ``bench/hand_model.py`` measured a learned model of the hidden hands this way
     (docs/strength.md).
     """
 
