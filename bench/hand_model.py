@@ -52,6 +52,7 @@ from rummykit.bots import make_bot
 from rummykit.bots.inference import (
     Observations,
     card_odds,
+    live_melds,
     observations,
     out_of_play,
     suit_card,
@@ -150,7 +151,6 @@ def card_rows(view: View, seat: int, seen: Observations | None = None) -> \
     out = out_of_play(view)
     last_table: Sequence[Meld] = table_at_last_turn(view, seat)
     late = seen.turns[seat] / 10
-    ranks = [*range(13), 0] if rules.high_aces else list(range(13))
     tail = [k / 10, n / 50, view.stock_size / 50, view.pile_size / 50,
             seen.turns[view.seat] / 10, float(view.opened[seat]),
             len(knowledge.known[seat]) / 10, float(len(view.events))]
@@ -161,13 +161,9 @@ def card_rows(view: View, seat: int, seen: Observations | None = None) -> \
             row = [prior] + [0.0] * (_GLOBAL - 1) + tail
             rows.append(row)
             continue
-        rank, suit = card % 13, card // 13
-        sets = float(sum(1 for other in range(4)
-                         if other != suit and suit_card(other, rank) not in out))
-        runs = float(sum(1 for i in range(len(ranks) - 2)
-                         if rank in ranks[i:i + 3]
-                         and all(r == rank or suit_card(suit, r) not in out
-                                 for r in ranks[i:i + 3])))
+        rank = card % 13
+        live_sets, live_runs = live_melds(card, out, rules)
+        sets, runs = float(live_sets), float(live_runs)
         points = card_points(card, rules) / 10
         ranked = [0.0] * 13
         ranked[rank] = 1.0

@@ -40,7 +40,7 @@ from rummykit.engine.views import View
 from rummykit.rules import Rules
 
 __all__ = ["CARD_FEATURES", "CARD_WEIGHTS", "FEATURES", "WEIGHTS", "Observations",
-           "card_features", "card_odds", "features", "observations", "out_of_play",
+           "card_features", "card_odds", "features", "live_melds", "observations", "out_of_play",
            "sample_worlds", "suit_card", "table_at_last_turn", "weight"]
 
 FEATURES: tuple[str, ...] = (
@@ -270,17 +270,24 @@ def card_features(card: int, seat: int, seen: Observations, held: Sequence[int],
         relation = _relation(card, other)
         if relation >= 0:
             kept[relation] += 1
+    sets, runs = live_melds(card, out, rules)
+    fits_table = float(any(fits(m, card, rules) for m in table))
+    points = card_points(card, rules) / 10
+    late = seen.turns[seat] / 10
+    return [*events, *kept, float(sets), float(runs), fits_table, points,
+            sets * late, runs * late, points * late]
+
+
+def live_melds(card: int, out: Collection[int], rules: Rules) -> tuple[int, int]:
+    """How many sets of three (its rank, other suits) and runs of three (its suit) could
+    still be made with the natural ``card``, none of whose other cards is in ``out``."""
     rank, suit = card % 13, card // 13
     sets = sum(1 for other in range(4) if other != suit and suit_card(other, rank) not in out)
     ranks = [*range(13), 0] if rules.high_aces else list(range(13))
     runs = sum(1 for i in range(len(ranks) - 2)
                if rank in ranks[i:i + 3]
                and all(r == rank or suit_card(suit, r) not in out for r in ranks[i:i + 3]))
-    fits_table = float(any(fits(m, card, rules) for m in table))
-    points = card_points(card, rules) / 10
-    late = seen.turns[seat] / 10
-    return [*events, *kept, float(sets), float(runs), fits_table, points,
-            sets * late, runs * late, points * late]
+    return sets, runs
 
 
 def suit_card(suit: int, rank: int) -> int:
@@ -369,13 +376,15 @@ def sample_worlds(view: View, rng: random.Random, count: int, *,
     ``deadline`` (a ``time.perf_counter()`` reading) it draws no more and keeps fewer."""
     if not weighted:
         return [determinize(view, rng) for _ in range(count)]
+    if odds is not None and not reweight:
+        return [determinize(view, rng, odds=odds) for _ in range(count)]
     seen = observations(view)
-    hidden = [s for s in range(len(view.hand_sizes))
-              if s != view.seat and view.active[s] and view.hand_sizes[s]]
     if odds is None:
         odds = card_odds(view, seen)
     if not reweight:
         return [determinize(view, rng, odds=odds) for _ in range(count)]
+    hidden = [s for s in range(len(view.hand_sizes))
+              if s != view.seat and view.active[s] and view.hand_sizes[s]]
     pool: list[Deal] = []
     weights: list[float] = []
     for _ in range(count * OVERSAMPLE):
