@@ -162,6 +162,8 @@ class RummyEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZ
         self._no_mask = np.zeros(size, dtype=np.int8)
         self._observed: dict[str, Observation] = {}
         self.rewards: dict[str, float] = {}
+        self._paying = False
+        """Whether ``rewards`` holds what a deal paid at the last step (else all are 0)."""
         self._cumulative_rewards: dict[str, float] = {}
         self.terminations: dict[str, bool] = {}
         self.truncations: dict[str, bool] = {}
@@ -190,6 +192,7 @@ class RummyEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZ
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {agent: {} for agent in self.agents}
         self._choosing = ()
+        self._paying = False
         self._new_position()
         if self.render_mode == "human":
             self.render()
@@ -264,7 +267,9 @@ class RummyEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZ
             self._end_illegal(agent)
             return
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
+        if self._paying:  # a deal paid at the last step: its rewards are cleared now
+            self._clear_rewards()
+            self._paying = False
         if MELD_CARD <= index < LAY_MELD:
             self._choose(index - MELD_CARD)
             return
@@ -284,7 +289,8 @@ class RummyEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZ
             self._new_position()
         else:
             self._observed = {}
-        self._accumulate_rewards()
+        if self._paying:
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
@@ -323,6 +329,7 @@ class RummyEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZ
             paid = match_rewards(self.match) if self.match.is_over else [0.0] * self.players
         for seat, agent in enumerate(self.possible_agents):
             self.rewards[agent] = paid[seat]
+        self._paying = True
         if ends:
             self.terminations = dict.fromkeys(self.agents, True)
 

@@ -303,8 +303,9 @@ def _places(meld: Meld) -> list[int]:
     return [base + (0 if pos == 14 else pos - 1) for pos in range(meld.low, meld.high + 1)]
 
 
-_SEAT_FIELDS = ("_choosing", "_counts", "_encoder", "_hand", "_known", "_melds", "_pile",
-                "_seat", "_taken", "_top", "_totals", "_unique", "_vector", "_weights")
+_SEAT_FIELDS = ("_choosing", "_counts", "_encoder", "_flags", "_hand", "_known", "_melds",
+                "_pile", "_seat", "_slow", "_table_cards", "_taken", "_top", "_totals",
+                "_unique", "_vector", "_weights")
 """Every attribute of a :class:`SeatEncoder`."""
 
 
@@ -329,7 +330,10 @@ class SeatEncoder:
         self._counts = array("f", encoder._base.astype(np.float32).tobytes())
         self._vector: Vector = np.frombuffer(self._counts, dtype=np.float32)
         """The same memory as ``_counts`` (which keeps its size, so the view stays valid)."""
-        self._totals: tuple[list[int], list[float]] = ([], [])
+        self._totals: list[int] = []
+        self._flags: dict[tuple[str, int, int, bool], array[float]] = {}
+        self._slow: tuple[object, ...] = ()
+        self._table_cards = 0
         self._weights = encoder._weights.astype(np.float32) if encoder._scaled else None
         self._unique = not encoder._scaled  # one copy of each card: sets tell the changes
         self._hand: list[int] = []
@@ -431,6 +435,7 @@ class SeatEncoder:
             for m in range(len(table), len(melds)):
                 self._change(layout.meld_planes + m, _meld_entries(melds[m]), (), False)
             self._melds = table[:]
+            self._table_cards = sum(len(m.cards) for m in table)
         known = deal.known_cards()
         before = self._known
         if known is not before:
@@ -441,42 +446,59 @@ class SeatEncoder:
                     self._change(6 if r == 0 else layout.opponent_planes + r - 1,
                                  before[s], known[s], r > 0)
             self._known = known
-        counts[encoder._cards:] = array("f", self._scalars(deal, totals, choosing))
+        self._write_scalars(deal, totals, choosing)
         vector = self._vector
         return vector.copy() if self._weights is None else vector * self._weights
 
-    def _scalars(self, deal: Deal, totals: Sequence[int], choosing: tuple[int, ...]
-                 ) -> list[float]:
-        """The scalar features (as :meth:`Encoder.scalar_values` makes them), each seat's
-        list turned to start at this seat."""
+    def _write_scalars(self, deal: Deal, totals: Sequence[int], choosing: tuple[int, ...]
+                       ) -> None:
+        """Write the scalar features (as :meth:`Encoder.encode` makes them, each seat's
+        list turned to start at this seat): those that change at almost every action (the
+        phase, the mover, the sizes of the hands, the stock and the pile) each time, the
+        others only when what they are made of changed."""
         encoder = self._encoder
+        counts = self._counts
         seat = self._seat
         p = encoder._players
+        at = encoder._cards
         phase = deal.phase
-        flags = _flags(phase, deal.to_move, deal.dealer, seat, p, bool(choosing))
+        key = (phase, deal.to_move, deal.dealer, bool(choosing))
+        flags = self._flags.get(key)
+        if flags is None:
+            flags = self._flags[key] = array("f", _flags(phase, key[1], key[2], seat, p,
+                                                         key[3]))
+        at_sizes = at + 3 + 2 * p
+        counts[at:at_sizes] = flags
         deck = encoder.deck
-        sizes = [len(h) / deck for h in deal.hands]
-        seats = range(p)
-        opened = [*map(deal.opened, seats)]
-        laid = [*map(deal.has_laid, seats)]
+        hands = deal.hands
+        for r, s in enumerate(encoder._orders[seat]):
+            counts[at_sizes + r] = len(hands[s]) / deck
+        at_slow = at_sizes + p
+        counts[at_slow] = len(deal.stock) / deck
+        counts[at_slow + 1] = len(deal.pile) / deck
+        # The rest changes only when a card reaches the table (an opening, a seat that
+        # laid: each turns at the end of a turn that laid cards, or at the deal's end), a
+        # turn ends, the stock is turned or refilled, or a deal or the totals change.
+        slow = (deal, phase == "over", self._table_cards, deal.turn_melds, deal.turn_laid,
+                deal.turn_value, deal.turn_overs_used, deal.refills_used)
+        if slow == self._slow and totals == self._totals:
+            return
+        self._slow = slow
+        self._totals = list(totals)
+        order = encoder._orders[seat]
+        scale = encoder._scale
         active = deal.active
-        kept, part = self._totals
-        if totals != kept:
-            scale = encoder._scale
-            part = [min(2.0, max(-2.0, t / scale)) for t in totals]
-            self._totals = (list(totals), part)
         rules = encoder.rules
-        return [
-            *flags, *sizes[seat:], *sizes[:seat],
-            len(deal.stock) / deck, len(deal.pile) / deck,
+        counts[at_slow + 2:] = array("f", [
             len(deal.table) / encoder._max_melds,
-            *opened[seat:], *opened[:seat], *laid[seat:], *laid[:seat],
-            *active[seat:], *active[:seat], *part[seat:], *part[:seat],
+            *[deal.opened(s) for s in order], *[deal.has_laid(s) for s in order],
+            *[active[s] for s in order],
+            *[min(2.0, max(-2.0, totals[s] / scale)) for s in order],
             1.0 if deal.turn_melds else 0.0,
             min(2.0, deal.turn_value / encoder.opening) if rules.opening else 0.0,
             min(1.0, deal.turn_overs_used / encoder._turn_overs),
             min(1.0, deal.refills_used / encoder._refills[sum(active)]),
-        ]
+        ])
 
 
 def _seat_encoder(encoder: Encoder, seat: int, state: dict[str, object]) -> SeatEncoder:
