@@ -338,6 +338,14 @@ class Deal:
         """The seat that played the last action of the deal (None before any)."""
         return self._log[1] if self._log is not None else None
 
+    def last_move(self) -> tuple[int, Action]:
+        """The last action of the deal with the seat that played it (an IndexError before
+        any)."""
+        log = self._log
+        if log is None:
+            raise IndexError("no action has been played in this deal")
+        return log[1], log[2]
+
     @property
     def moves(self) -> tuple[tuple[int, Action], ...]:
         """Every action played in this deal with the seat that played it."""

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 from rummykit.cards import make_deck
+from rummykit.engine.actions import Action
 
 if TYPE_CHECKING:
     from rummykit.engine.deal import Deal
@@ -145,36 +146,47 @@ class Tracker:
     def advance(self, deal: Deal) -> None:
         """Follow every action and stock event of ``deal`` not followed yet."""
         events = deal.events
-        if self.done == deal.move_count and self.events_done == len(events):
-            return
-        for i, (seat, action) in enumerate(deal.moves_since(self.done), self.done):
+        count = deal.move_count
+        done = self.done
+        if self.events_done == len(events):
+            if done == count:
+                return
+            if done + 1 == count:  # one new action and no stock event: the common case
+                self._follow(*deal.last_move())
+                self.done = count
+                return
+        for i, (seat, action) in enumerate(deal.moves_since(done), done):
             self._events_before(events, i)
-            match action.kind:
-                case "draw-stock":
-                    place = self.stock.pop()
-                    if place >= 0:
-                        self.known[seat].append(place)
-                        self._known_cards = None
-                    else:
-                        self.slots[seat][-place - 1] += 1
-                case "draw-pile":
-                    pile = self.pile
-                    index = len(pile) - 1
-                    if action.cards:
-                        index = max(j for j, c in enumerate(pile) if c == action.cards[0])
-                    self.known[seat].extend(pile[index:])
-                    del pile[index:]
+            self._follow(seat, action)
+        self.done = count
+        self._events_before(events, count)
+
+    def _follow(self, seat: int, action: Action) -> None:
+        """Follow one action of ``seat`` (the stock events before it followed already)."""
+        match action.kind:
+            case "draw-stock":
+                place = self.stock.pop()
+                if place >= 0:
+                    self.known[seat].append(place)
                     self._known_cards = None
-                case "meld" | "layoff":
-                    for c in action.cards:
-                        self._lay(seat, c)
-                case "discard":
-                    self._lay(seat, action.cards[0])
-                    self.pile.append(action.cards[0])
-                case "end":
-                    pass
-        self.done = deal.move_count
-        self._events_before(events, self.done)
+                else:
+                    self.slots[seat][-place - 1] += 1
+            case "draw-pile":
+                pile = self.pile
+                index = len(pile) - 1
+                if action.cards:
+                    index = max(j for j, c in enumerate(pile) if c == action.cards[0])
+                self.known[seat].extend(pile[index:])
+                del pile[index:]
+                self._known_cards = None
+            case "meld" | "layoff":
+                for c in action.cards:
+                    self._lay(seat, c)
+            case "discard":
+                self._lay(seat, action.cards[0])
+                self.pile.append(action.cards[0])
+            case "end":
+                pass
 
     def _events_before(self, events: Sequence[tuple[int, str]], index: int) -> None:
         while self.events_done < len(events) and events[self.events_done][0] <= index:

@@ -370,16 +370,17 @@ class SeatEncoder:
                 if placed:
                     counts[unseen + c] += 1.0
             return
-        if self._unique:
-            before, after = set(old), set(new)
-            for c in before - after:
-                counts[at + c] = 0.0
-                if placed:
-                    counts[unseen + c] += 1.0
-            for c in after - before:
-                counts[at + c] = 1.0
-                if placed:
-                    counts[unseen + c] -= 1.0
+        if self._unique:  # (a hand at most: a scan of a short list beats making sets)
+            for c in old:
+                if c not in new:
+                    counts[at + c] = 0.0
+                    if placed:
+                        counts[unseen + c] += 1.0
+            for c in new:
+                if c not in old:
+                    counts[at + c] = 1.0
+                    if placed:
+                        counts[unseen + c] -= 1.0
             return
         delta = Counter(new)
         delta.subtract(old)
@@ -407,15 +408,20 @@ class SeatEncoder:
         if pile != self._pile:
             self._change(3, self._pile, pile, True)
             self._pile = pile[:]
-            visible = pile if encoder.rules.draw_pile == "any" else pile[-1:]
-            n = len(visible)
-            heights = {c: (i + 1) / n for i, c in enumerate(visible)}  # the higher copy stays
             at = 2 * CARD_CODES
-            for c in self._top:
-                counts[at + c] = 0.0
-            for c, h in heights.items():
-                counts[at + c] = h
-            self._top = heights
+            if encoder.rules.draw_pile == "any":
+                n = len(pile)
+                heights = {c: (i + 1) / n for i, c in enumerate(pile)}  # the higher copy stays
+            else:  # the top card alone, at height 1
+                heights = {pile[-1]: 1.0} if pile else {}
+                if heights == self._top:
+                    heights = self._top
+            if heights is not self._top:
+                for c in self._top:
+                    counts[at + c] = 0.0
+                for c, h in heights.items():
+                    counts[at + c] = h
+                self._top = heights
         taken = deal.taken if deal.taken >= 0 else deal.pending
         if taken != self._taken:
             if self._taken >= 0:
