@@ -158,8 +158,9 @@ class RummyEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZ
         self._choosing: tuple[int, ...] = ()
         self._legal: list[Action] = []
         self._melds: MeldChoice | None = None
-        self._mask = np.zeros(size, dtype=np.int8)
-        self._no_mask = np.zeros(size, dtype=np.int8)
+        self._mask = bytearray(size)
+        """The mover's mask (1 for each legal index), as bytes: cheap to fill and to read."""
+        self._no_mask = bytearray(size)
         self._observed: dict[str, Observation] = {}
         self.rewards: dict[str, float] = {}
         self._paying = False
@@ -216,8 +217,9 @@ class RummyEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZ
         self._observed = {}
         legal = self._legal = deal.legal_actions()
         self._melds = None  # made at the first meld step
-        mask = np.zeros(self.codec.size, dtype=np.int8)
-        mask[self.codec.indices(legal)] = 1
+        mask = bytearray(self.codec.size)
+        for i in self.codec.indices(legal):
+            mask[i] = 1
         self._mask = mask
         self.agent_selection = self.possible_agents[deal.to_move]
 
@@ -228,7 +230,7 @@ class RummyEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZ
         melds = self._melds
         if melds is None:
             melds = self._melds = MeldChoice([a.cards for a in self._legal if a.kind == "meld"])
-        mask = np.zeros(self.codec.size, dtype=np.int8)
+        mask = bytearray(self.codec.size)
         for nxt in melds.next_cards(self._choosing):
             mask[MELD_CARD + nxt] = 1
         if melds.is_meld(self._choosing):
@@ -246,7 +248,7 @@ class RummyEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZ
         out: Observation = {
             "observation": self._seat_encoders[seat].encode(
                 match.deal, match.totals, self._choosing if mover else ()),
-            "action_mask": self._mask.copy() if mover else self._no_mask.copy(),
+            "action_mask": np.array(self._mask if mover else self._no_mask, dtype=np.int8),
         }
         self._observed[agent] = out
         return out
