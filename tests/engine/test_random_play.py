@@ -320,6 +320,9 @@ def play_deal(
     trace: list[tuple[int, str]] = []
     game = deal if game is None else game
     assert_cards_conserved(deal, deck)
+    if deal.move_count == 0:
+        with pytest.raises(IndexError):
+            deal.last_move()
     while not deal.is_over:
         assert len(trace) < MAX_ACTIONS, f"the deal did not end within {MAX_ACTIONS} actions"
         legal = deal.legal_actions()
@@ -358,11 +361,13 @@ def play_deal(
                     )
                 assert snapshot(deal) == before
         action = legal[chooser.pick(len(legal))]
+        mover = deal.to_move
         trace.append((len(legal), str(action)))
         played = deal.apply(str(action)) if check_everything else deal.apply(action)
         assert played == action
         assert_cards_conserved(deal, deck)
         assert deal.moves_since(deal.move_count - 1)[0][1] == action
+        assert deal.last_move() == (mover, action)
     # Over: nothing more is accepted.
     assert deal.legal_actions() == []
     before = snapshot(deal)
