@@ -335,7 +335,7 @@ class SeatEncoder:
         self._slow: tuple[object, ...] = ()
         self._table_cards = 0
         self._weights = encoder._weights.astype(np.float32) if encoder._scaled else None
-        self._unique = not encoder._scaled  # one copy of each card: sets tell the changes
+        self._unique = not encoder._scaled  # one copy of each card: a scan tells the changes
         self._hand: list[int] = []
         self._choosing: tuple[int, ...] = ()
         self._pile: list[int] = []
@@ -370,7 +370,7 @@ class SeatEncoder:
                 if placed:
                     counts[unseen + c] += 1.0
             return
-        if self._unique:  # (a hand at most: a scan of a short list beats making sets)
+        if self._unique:  # (one copy of each card: a scan of the lists beats making sets)
             for c in old:
                 if c not in new:
                     counts[at + c] = 0.0
