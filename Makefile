@@ -18,14 +18,16 @@ $(WEB_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[web,tui]'
 	touch $(WEB_STAMP)
 
-# What the tests need from the system: Chromium for the browser tests, PostgreSQL for the
-# database tests (the tests start their own server on loopback), a C compiler for the
-# compiled build of the engine.
+# What the tests need from the system: Chromium's headless shell for the browser tests (the
+# browser without its window, as Playwright runs headless pages: half the work of the whole
+# browser), PostgreSQL for the database tests (the tests start their own server on
+# loopback), a C compiler for the compiled build of the engine.
 system-deps:
-	@if ! command -v chromium >/dev/null 2>&1 || ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 \
-		|| ! command -v gcc >/dev/null 2>&1; then \
-		echo "installing chromium, postgresql and gcc with apt-get"; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium postgresql gcc >/dev/null; \
+	@if ! command -v chromium-headless-shell >/dev/null 2>&1 \
+		|| ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || ! command -v gcc >/dev/null 2>&1; then \
+		echo "installing chromium-headless-shell, postgresql and gcc with apt-get"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+			chromium-headless-shell postgresql gcc >/dev/null; \
 	fi
 
 ARGS ?=
