@@ -31,6 +31,8 @@ from rummykit.engine.views import view
 from rummykit.rules import Rules
 from rummykit.server.hub import HISTORY_SENT
 
+from .._loops import run_async
+
 __all__ = [
     "ActionLog",
     "Shadow",
@@ -223,26 +225,3 @@ class ActionLog:
 
     def close(self) -> None:
         self.engine.dispose()
-
-
-def run_async(coroutine: Any) -> Any:
-    """Run ``coroutine`` on a loop of its own, in a thread of its own (the browser tests'
-    Playwright keeps a loop running in the main thread of the same test session)."""
-    import asyncio
-    import threading
-
-    result: list[Any] = []
-    errors: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            result.append(asyncio.run(coroutine))
-        except BaseException as err:  # handed to the test's thread
-            errors.append(err)
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join()
-    if errors:
-        raise errors[0]
-    return result[0]

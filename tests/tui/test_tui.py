@@ -11,7 +11,9 @@ import os
 import random
 import re
 import time
+from collections.abc import Coroutine
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.pilot import Pilot
@@ -22,6 +24,8 @@ from rummykit.cards import CARDS, Card
 from rummykit.session import LocalGame, games_directory, pretty
 from rummykit.tui import RummyApp
 from rummykit.tui.app import Confirm, Message
+
+from .._loops import run_async
 
 CARD = re.compile(r"(?:10|[2-9AJQK])[♣♦♥♠]")
 
@@ -68,10 +72,12 @@ async def put_cursor_on(pilot: Pilot[int], app: RummyApp, card: Card) -> None:
     assert app.order[app.cursor] == card
 
 
-def run(coro: object) -> None:
-    asyncio.run(coro)  # type: ignore[arg-type]
+def run(coro: Coroutine[Any, Any, None]) -> None:
+    """Run a test's coroutine on a loop of its own (:func:`tests._loops.run_async`)."""
+    run_async(coro)
 
 
+@pytest.mark.long
 def test_a_whole_deal_played_by_keys(tmp_path: Path) -> None:
     save = tmp_path / "game.json"
     game = LocalGame.start(rules="one-deal", players=2, seed=26, name="Ann", bots="greedy",
