@@ -4,7 +4,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 WEB_STAMP := $(VENV)/.installed-web
 
-.PHONY: run play test checks docs compiled system-deps bench bench-rl bench-load bench-instructions clean
+.PHONY: run play test test-suite test-compiled checks docs compiled system-deps bench bench-rl bench-load bench-instructions clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -67,17 +67,28 @@ MKDOCS := NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 docs: $(STAMP)
 	$(MKDOCS)
 
-# One run of every test on both cores. What does not depend on another runs beside it: the
-# Python packages (pip) beside the system's (apt-get), then the linters, the type check and
-# the docs build beside the compiled build (each of these holds one core). Then every test
-# (pytest-xdist: each process its own servers on free ports, its own PostgreSQL and its own
-# Chromium), then the compiled modules' tests against the compiled build.
+# One run of every test on both cores. The Python packages (pip) install beside the
+# system's (apt-get); then three jobs run side by side, each printing its output when it
+# ends: the suite (pytest-xdist with three processes, so that one process's waits on a
+# browser, a server or a subprocess leave the cores to the others; each process has its own
+# servers on free ports, its own PostgreSQL and its own Chromium), the static checks, and
+# the compiled build followed by the compiled modules' tests against it. The tests that
+# take longest start first (tests/conftest.py), so that none is left running alone at the
+# end.
+TEST_WORKERS ?= 3
+
 test:
 	@$(MAKE) --no-print-directory -j2 $(STAMP) system-deps
-	@$(MAKE) --no-print-directory -j2 checks compiled
-	$(BIN)/pytest -n 2 --dist worksteal
+	@$(MAKE) --no-print-directory -j3 --output-sync=target test-suite checks test-compiled
+
+test-suite: $(STAMP)
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist load
+
+# The compiled modules' tests against the compiled build, in one process (they run beside
+# the suite, which has the other cores' worth of processes).
+test-compiled: compiled
 	RUMMYKIT_COMPILED=1 PYTHONPATH=$(COMPILED)/src $(BIN)/pytest -p no:cacheprovider \
-		-n 2 --dist worksteal $(COMPILED_TESTS)
+		--basetemp=$(COMPILED)/tmp $(COMPILED_TESTS)
 
 # The static checks: lint, strict types, the layers contract, the docs build.
 checks: $(STAMP)

@@ -66,10 +66,22 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers", "ray: starts a local Ray instance (part of the normal suite; skipped only "
         "when Ray is not installed)")
     config.addinivalue_line(
+        "markers", "long: takes several seconds (whole deals or matches, a browser, servers or "
+        "programs to wait on): started before the others")
+    config.addinivalue_line(
         "markers", "postgresql: a web test of storage, run on PostgreSQL as well as SQLite "
         "(tests/server/conftest.py); the other web tests run on SQLite alone")
     if os.environ.get("RUMMYKIT_COMPILED") == "1":
         check_compiled()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests marked ``long`` run first, the others after them, each in the order
+    collected. Under ``pytest -n N --dist load`` (``make test``) the first tests are handed
+    out one by one to each process in turn, so the long ones are spread over the processes
+    at the start and the short ones fill the gaps, instead of a long one starting last and
+    running alone while the other processes have finished."""
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)
 
 
 def check_compiled() -> None:

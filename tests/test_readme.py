@@ -104,6 +104,7 @@ def shortened(command: str) -> list[str]:
     return words
 
 
+@pytest.mark.long
 def test_the_shell_examples_run(tmp_path: Path) -> None:
     found = commands()
     assert {shlex.split(c)[1] for c in found} >= {"play", "replay", "simulate", "ladder",

@@ -194,6 +194,7 @@ def test_ladder_writes_no_file_unless_asked(tmp_path: Path) -> None:
     assert "| random vs greedy | 6 |" in proc.stdout
 
 
+@pytest.mark.long
 def test_stats_reads_without_making_a_database(tmp_path: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """Every command's database is one file in the user's data directory (here moved by

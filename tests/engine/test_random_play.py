@@ -390,6 +390,7 @@ def play_deal(
 
 @SETTINGS
 @given(preset_name=presets_st, players=players_st, seed=seeds_st, choices=choices_st)
+@pytest.mark.long
 def test_random_deal_invariants(
     preset_name: str, players: int, seed: int, choices: tuple[list[int], int]
 ) -> None:

@@ -54,6 +54,7 @@ def playout(game: object, seed: int, every: int = 1) -> list[object]:
 
 
 @pytest.mark.parametrize(("name", "players"), CASES)
+@pytest.mark.long
 def test_openspiel_random_simulation_test_passes(name: str, players: int) -> None:
     """OpenSpiel's own check of a game (pyspiel.random_sim_test: legal actions, chance
     outcomes, returns, strings and tensors of every player at every state,
@@ -74,6 +75,7 @@ state tensor (the game has none: see the module's text)."""
 
 
 @pytest.mark.parametrize(("name", "players"), CASES)
+@pytest.mark.long
 def test_openspiel_api_checks_pass_on_whole_deals(name: str, players: int) -> None:
     game = load(name, players)
     states = playout(game, 0)

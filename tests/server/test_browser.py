@@ -774,6 +774,7 @@ def test_reload_resumes(server: Server, pages: Pages, shot: Any) -> None:
     heard_back(page, before)
 
 
+@pytest.mark.long
 def test_server_restart_resumes(own_server: Server, pages: Pages) -> None:
     """(d) The server stops and starts again on the same database and port: the page
     reconnects by itself and shows the same game, which goes on."""
@@ -1171,6 +1172,7 @@ def sideways(page: Any) -> bool:
 
 
 @pytest.mark.parametrize("size", SIZES, ids=["desktop", "phone"])
+@pytest.mark.long
 def test_every_page_passes_axe_and_never_scrolls_sideways(server: Server, pages: Pages,
                                                            size: dict[str, int],
                                                            shot: Any) -> None:
@@ -1253,6 +1255,7 @@ def test_cards_have_names_and_others_moves_are_announced(server: Server,
 
 
 @pytest.mark.parametrize("rules, seed", [("one-deal", 30), ("ramino", 8)])
+@pytest.mark.long
 def test_cards_move_and_end_where_the_view_puts_them(server: Server, pages: Pages,
                                                       rules: str, seed: int) -> None:
     """Draws, discards and melds slide (Web Animations run after each move, and an
@@ -1327,6 +1330,7 @@ def english_leftovers(page: Any, lang: str) -> list[str]:
 
 
 @pytest.mark.parametrize("lang", ["ru", "it"])
+@pytest.mark.long
 def test_every_page_speaks_the_browsers_language(server: Server, pages: Pages, lang: str,
                                                   shot: Any) -> None:
     """A browser set to Russian or Italian gets every page in that language: no key

@@ -206,6 +206,7 @@ def paced_server(tmp_path: Path) -> Iterator[Server]:
     running.stop()
 
 
+@pytest.mark.long
 def test_the_standin_plays_when_time_runs_out_and_gives_the_seat_back(
         paced_server: Server, pages: Pages, shot: Any) -> None:
     """A table with a 120-second turn timer (the test server runs timers 20 times fast):

@@ -72,6 +72,7 @@ def finish_rated(server: Server, rng: random.Random) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("lang", ["en", "it", "ru"])
+@pytest.mark.long
 def test_ratings_after_a_rated_match_and_on_the_leaderboard(
         server: Server, pages: Any, shot: Any, lang: str) -> None:
     table = finish_rated(server, random.Random(lang))

@@ -61,6 +61,7 @@ def counts(url: str, table_id: str) -> dict[str, Any]:
 
 @pytest.mark.parametrize("database", ["sqlite", "postgres"])
 @pytest.mark.parametrize("delay", [0.0, 0.03])
+@pytest.mark.long
 def test_a_kill_as_the_match_ends_rates_it_once(
         database: str, delay: float, tmp_path: Path, request: pytest.FixtureRequest) -> None:
     url = (sqlite_url(tmp_path) if database == "sqlite"

@@ -298,6 +298,7 @@ def test_a_refused_move_is_tried_again_and_one_refused_again_and_again_ends_the_
         remote._heard(other, ws, "not json")
 
 
+@pytest.mark.long
 def test_a_lost_connection_is_opened_again_and_the_match_goes_on(tmp_path: Path) -> None:
     """The server stops mid-match and starts again on the same port: the program comes
     back to its seat (the same key) and plays the match to its end."""
@@ -377,6 +378,7 @@ def free_port() -> int:
         return port
 
 
+@pytest.mark.long
 def test_ctrl_c_hands_the_seat_to_the_stand_in_and_the_match_goes_on(tmp_path: Path) -> None:
     """Ctrl-C stops ``rummykit bot`` (exit 130) and hands its seat to the table's stand-in,
     as a person's leave does: the server's bot does not wait for it, and the match ends."""

@@ -74,6 +74,7 @@ def stored(db_url: str) -> int:
 
 
 @pytest.mark.postgresql
+@pytest.mark.long
 def test_a_finished_tables_review_is_the_librarys_and_is_kept(db_url: str) -> None:
     with app_client(db_url) as client:
         table_id = finished_table(client, 13)

@@ -437,6 +437,7 @@ def test_only_the_drawn_card_is_new_after_an_undo(server: Server, pages: Pages) 
                                      "els => els.map(e => e.dataset.card)") == drawn
 
 
+@pytest.mark.long
 def test_the_end_of_a_deal_is_shown_before_the_next(server: Server, pages: Pages,
                                                     shot: Any) -> None:
     """A match of several deals: when deal 1 ends the page keeps its final table in view,

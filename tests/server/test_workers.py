@@ -313,6 +313,7 @@ def test_bots_and_spectators_across_processes(postgres_db_url: str, tmp_path: Pa
         spectator.close()
 
 
+@pytest.mark.long
 def test_a_process_killed_mid_match_loses_nothing(postgres_db_url: str,
                                                   tmp_path: Path) -> None:
     """Bob's process is killed (SIGKILL) in the middle of the match: Ann sees him gone
@@ -484,6 +485,7 @@ def test_workers_stop_when_the_server_is_killed(postgres_db_url: str, tmp_path: 
         httpx.get(f"http://127.0.0.1:{port}/api/presets", timeout=2)
 
 
+@pytest.mark.long
 def test_a_rated_match_across_two_processes_is_rated_once(postgres_db_url: str,
                                                           tmp_path: Path) -> None:
     """Ratings (issue: ratings and leaderboards, "several server processes rate a match

@@ -251,6 +251,7 @@ def test_simulate_json() -> None:
     assert data["bots"] == [b.to_json() for b in report.bots]
 
 
+@pytest.mark.long
 def test_simulate_says_a_slow_pace_to_a_tenth() -> None:
     """The report's title gives the pace: rounded to whole deals a second when fast, to a
     tenth when a slow bot plays a deal or two a second (never "1 deals/s")."""
@@ -488,6 +489,7 @@ def test_run_ladder_refuses_bad_levels_before_playing() -> None:
 
 
 @pytest.mark.ray
+@pytest.mark.long
 def test_ray_backend_gives_the_local_results() -> None:
     ray = pytest.importorskip("ray")
     config = Config(rules="classic", players=3, bots=LEVELS, count=12, seed=9, duplicate=True)

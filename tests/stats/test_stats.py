@@ -175,6 +175,7 @@ def test_add_match_stores_a_played_match(store: Store) -> None:
 # -- the commands ----------------------------------------------------------------------
 
 
+@pytest.mark.long
 def test_stats_command_json(store: Store, db_url: str) -> None:
     _fill(store)
     proc = rummykit("stats", "--json", "--db", db_url)

@@ -506,6 +506,7 @@ def report(failures: list[str], checked: int) -> None:
 
 
 @pytest.mark.parametrize("name", NAMES)
+@pytest.mark.long
 def test_legal_actions_match_brute_force(name: str) -> None:
     checked, failures = play_and_check(name, range(DEALS))
     report(failures, checked)
@@ -523,6 +524,7 @@ STOCK_LOW = 1
 
 
 @pytest.mark.parametrize("name", sorted(STOCK_OUT_CONFIGS))
+@pytest.mark.long
 def test_legal_actions_when_the_stock_runs_out(name: str) -> None:
     """Turning the pile over, refills, ``end`` and stalemates: checks 1-3 (the model
     abstains on draws from an empty stock) and the model on the turns that follow."""
