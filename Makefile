@@ -73,8 +73,8 @@ docs: $(STAMP)
 # browser, a server or a subprocess leave the cores to the others; each process has its own
 # servers on free ports, its own PostgreSQL and its own Chromium), the static checks, and
 # the compiled build followed by the compiled modules' tests against it. The tests that
-# take longest start first (tests/conftest.py), so that none is left running alone at the
-# end.
+# take longest start first, spread over the processes (tests/conftest.py), so that none is
+# left running alone at the end.
 TEST_WORKERS ?= 3
 
 test:
@@ -82,7 +82,7 @@ test:
 	@$(MAKE) --no-print-directory -j3 --output-sync=target test-suite checks test-compiled
 
 test-suite: $(STAMP)
-	$(BIN)/pytest -n $(TEST_WORKERS) --dist load
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist worksteal
 
 # The compiled modules' tests against the compiled build, in one process (they run beside
 # the suite, which has the other cores' worth of processes).

@@ -76,12 +76,20 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The tests marked ``long`` run first, the others after them, each in the order
-    collected. Under ``pytest -n N --dist load`` (``make test``) the first tests are handed
-    out one by one to each process in turn, so the long ones are spread over the processes
-    at the start and the short ones fill the gaps, instead of a long one starting last and
-    running alone while the other processes have finished."""
-    items.sort(key=lambda item: item.get_closest_marker("long") is None)
+    """The tests marked ``long`` start first. Alone, they run first; under ``pytest -n N
+    --dist worksteal`` (``make test``), which hands each of the N processes one of N equal
+    stretches of the list and lets a process that ran out take tests from the end of
+    another's, each stretch starts with a share of the long tests and goes on with the
+    others (each kind in the order collected). So they are spread over the processes from
+    the start, and what is left for the end is short."""
+    long = [item for item in items if item.get_closest_marker("long") is not None]
+    short = [item for item in items if item.get_closest_marker("long") is None]
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    order: list[pytest.Item] = []
+    for k in range(workers):
+        order += long[k::workers]
+        order += short[len(short) * k // workers:len(short) * (k + 1) // workers]
+    items[:] = order
 
 
 def check_compiled() -> None:
