@@ -11,9 +11,7 @@ import os
 import random
 import re
 import time
-from collections.abc import Coroutine
 from pathlib import Path
-from typing import Any
 
 import pytest
 from textual.pilot import Pilot
@@ -25,7 +23,7 @@ from rummykit.session import LocalGame, games_directory, pretty
 from rummykit.tui import RummyApp
 from rummykit.tui.app import Confirm, Message
 
-from .._loops import run_async
+from .._loops import run_async as run
 
 CARD = re.compile(r"(?:10|[2-9AJQK])[♣♦♥♠]")
 
@@ -70,11 +68,6 @@ async def put_cursor_on(pilot: Pilot[int], app: RummyApp, card: Card) -> None:
     for _ in range((target - app.cursor) % len(app.order)):
         await pilot.press("right")
     assert app.order[app.cursor] == card
-
-
-def run(coro: Coroutine[Any, Any, None]) -> None:
-    """Run a test's coroutine on a loop of its own (:func:`tests._loops.run_async`)."""
-    run_async(coro)
 
 
 @pytest.mark.long
