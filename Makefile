@@ -6,16 +6,21 @@ WEB_STAMP := $(VENV)/.installed-web
 
 .PHONY: run play test test-suite test-compiled checks docs compiled system-deps bench bench-rl bench-load bench-instructions clean
 
+# The packages are installed with uv (itself installed into the virtual environment with
+# pip): the same versions pip picks, in seconds instead of half a minute. The environment
+# keeps its pip for anything installed by hand.
+INSTALL := $(BIN)/uv pip install --quiet --python $(BIN)/python
+
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet uv
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -e '.[dev]'
+	$(INSTALL) -e '.[dev]'
 	touch $(STAMP)
 
 $(WEB_STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -e '.[web,tui]'
+	$(INSTALL) -e '.[web,tui]'
 	touch $(WEB_STAMP)
 
 # What the tests need from the system: Chromium's headless shell for the browser tests (the
@@ -67,7 +72,7 @@ MKDOCS := NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 docs: $(STAMP)
 	$(MKDOCS)
 
-# One run of every test on both cores. The Python packages (pip) install beside the
+# One run of every test on both cores. The Python packages (uv) install beside the
 # system's (apt-get); then three jobs run side by side, each printing its output when it
 # ends: the suite (pytest-xdist with three processes, so that one process's waits on a
 # browser, a server or a subprocess leave the cores to the others; each process has its own
@@ -98,7 +103,7 @@ checks: $(STAMP)
 	$(MKDOCS) --quiet
 
 bench: $(STAMP)
-	$(BIN)/pip install --quiet -e '.[bench]'
+	$(INSTALL) -e '.[bench]'
 	$(BIN)/python bench/run.py
 
 # The web app under load (docs/server.md): 200 paced tables, then 100 at saturation.
@@ -107,7 +112,7 @@ bench-load: $(STAMP) $(WEB_STAMP)
 	$(BIN)/python bench/load.py --tables 100 --think 0 --seconds 15
 
 bench-rl: $(STAMP)
-	$(BIN)/pip install --quiet -e '.[bench]'
+	$(INSTALL) -e '.[bench]'
 	$(BIN)/python bench/rl.py
 
 # Instructions per decision under callgrind, Python build then compiled (minutes; valgrind
