@@ -7,9 +7,9 @@ WEB_STAMP := $(VENV)/.installed-web
 .PHONY: run play test test-suite test-compiled checks docs compiled system-deps bench bench-rl bench-load bench-instructions clean
 
 # The packages are installed with uv (itself installed into the virtual environment with
-# pip): the same versions pip picks, in seconds instead of half a minute. The environment
-# keeps its pip for anything installed by hand.
-INSTALL := $(BIN)/uv pip install --quiet --python $(BIN)/python
+# pip): the same versions pip picks, compiled to bytecode as pip does, in seconds instead of
+# half a minute. The environment keeps its pip for anything installed by hand.
+INSTALL := $(BIN)/uv pip install --quiet --compile-bytecode --python $(BIN)/python
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
