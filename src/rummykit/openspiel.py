@@ -47,6 +47,12 @@ every preset. A resampled state starts where the player is (its ``history()`` is
 the player's information state string in it is the same, the public part of every seat's
 is the real one, and the other seats' private parts start from their sampled hands.
 
+OpenSpiel copies a state (``clone()``, which its search algorithms call at every step) by
+``copy.deepcopy`` of each of its fields. The fields are kept cheap to copy that way: the
+deal copies itself as the engine does, and the lists hold values that never change, so a
+copy copies the list and shares its items. A copy in the middle of a deal of ``classic``
+takes about 15 microseconds (a deep copy of every object in the state took 0.9 ms).
+
 An action that is not legal, or any action once the game is over, is a ValueError and
 changes nothing. The game's name keeps an options string %-encoded, so that the name
 loads the same game again (and states pickle and serialize).
@@ -56,7 +62,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import quote, unquote
 
 import numpy as np
@@ -204,27 +210,45 @@ class RummyGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel: untyped
                              or pyspiel.IIGObservationType(perfect_recall=False), params)
 
 
+_T = TypeVar("_T")
+
+
+class _Items(list[_T]):
+    """A list of values that never change (numbers, strings, tuples of them, actions): a
+    deep copy copies the list and shares the values."""
+
+    def __deepcopy__(self, memo: dict[int, object]) -> _Items[_T]:
+        return _Items(self)
+
+
+class _Tally(Counter[int]):
+    """A count of cards: a deep copy is a copy (its keys and counts are numbers)."""
+
+    def __deepcopy__(self, memo: dict[int, object]) -> _Tally:
+        return _Tally(self)
+
+
 class RummyState(pyspiel.State):  # type: ignore[misc]  # pyspiel: untyped
     """A deal being dealt or played (see the module's text)."""
 
     def __init__(self, game: RummyGame) -> None:
         super().__init__(game)
         self._spec: GameSpec = _spec_of(game)
-        self._deck: list[int] = []  # dealt by chance so far, in order
-        self._left: Counter[int] = Counter(self._spec.deck)  # cards chance may still deal
+        self._deck: _Items[int] = _Items()  # dealt by chance so far, in order
+        self._left = _Tally(self._spec.deck)  # cards chance may still deal
         self._deal: Deal | None = None
-        self._refill: list[int] | None = None  # a refill's new stock, dealt so far
+        self._refill: _Items[int] | None = None  # a refill's new stock, dealt so far
         self._choosing: tuple[int, ...] = ()
-        self._legal: list[Action] = []
+        self._legal: _Items[Action] = _Items()
         self._melds: MeldChoice | None = None
         self._moves = 0
         self._capped = False
         # What every seat saw, in order: (text, seat, card the seat drew from the stock or
         # -1); a resampled state's other seats start from their sampled hands.
-        self._log: list[tuple[str, int, int]] = []
+        self._log: _Items[tuple[str, int, int]] = _Items()
         # Each seat's first line of its information state: its private part (the hand it
         # was dealt) and the public part (the first face-up card).
-        self._start: list[tuple[str, str]] = []
+        self._start: _Items[tuple[str, str]] = _Items()
 
     # -- the deal ----------------------------------------------------------------------
 
@@ -322,8 +346,8 @@ class RummyState(pyspiel.State):  # type: ignore[misc]  # pyspiel: untyped
         self._log.append((f"{seat}: {played}", seat, drawn))
         if deal.refills_used > refills:
             # The engine has shuffled the pile into the stock: chance deals the order.
-            self._refill = []
-            self._left = Counter(deal.stock)
+            self._refill = _Items()
+            self._left = _Tally(deal.stock)
             self._log.append(("refill", -1, -1))
         self._new_position()
         self._check_cap()
@@ -335,7 +359,7 @@ class RummyState(pyspiel.State):  # type: ignore[misc]  # pyspiel: untyped
     def _new_position(self) -> None:
         deal = self._deal
         assert deal is not None
-        self._legal = deal.legal_actions() if not deal.is_over else []
+        self._legal = _Items(deal.legal_actions() if not deal.is_over else ())
         self._melds = None
 
     def _deal_card(self, card: int) -> None:
@@ -357,8 +381,8 @@ class RummyState(pyspiel.State):  # type: ignore[misc]  # pyspiel: untyped
             self._deal = Deal(game.rules, players=game.players, dealer=game.players - 1,
                               layout=layout)
             upcard = format_cards(layout.pile)
-            self._start = [(f"seat {s} dealt {format_cards(sorted(layout.hands[s]))}",
-                            f"face up {upcard}") for s in range(game.players)]
+            self._start = _Items((f"seat {s} dealt {format_cards(sorted(layout.hands[s]))}",
+                                  f"face up {upcard}") for s in range(game.players))
             self._new_position()
 
     # -- words -------------------------------------------------------------------------
@@ -412,16 +436,17 @@ class RummyState(pyspiel.State):  # type: ignore[misc]  # pyspiel: untyped
                 f"tries, lets seat {deal.to_move} finish the meld it has begun "
                 f"({format_cards(chosen)}): resample at another state")
         new = RummyState(self.get_game())
-        new._deck = []  # the real order of the deck stays with the real state
-        new._left = Counter()
+        new._deck = _Items()  # the real order of the deck stays with the real state
+        new._left = _Tally()
         new._deal = world
         new._choosing = self._choosing
         new._moves = self._moves
-        new._log = [(text, seat, card if seat == player_id else -1)
-                    for text, seat, card in self._log]
-        new._start = [(mine, public) if s == player_id else
-                      (f"seat {s} sampled {format_cards(sorted(world.hands[s]))}", public)
-                      for s, (mine, public) in enumerate(self._start)]
+        new._log = _Items((text, seat, card if seat == player_id else -1)
+                          for text, seat, card in self._log)
+        new._start = _Items(
+            (mine, public) if s == player_id else
+            (f"seat {s} sampled {format_cards(sorted(world.hands[s]))}", public)
+            for s, (mine, public) in enumerate(self._start))
         new._new_position()
         return new
 

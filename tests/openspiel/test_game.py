@@ -13,7 +13,6 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-from open_spiel.integration_tests import api_test  # noqa: E402
 from open_spiel.python.algorithms import ismcts  # noqa: E402
 
 import rummykit.openspiel as rs  # noqa: E402
@@ -64,8 +63,8 @@ def test_openspiel_random_simulation_test_passes(name: str, players: int) -> Non
 
 # The API checks OpenSpiel's test suite runs on every game (integration_tests/api_test.py),
 # on the states of whole random deals (its own sampler stays near the root, which here is
-# the dealing of the deck).
-PARTIAL = [m for m in dir(api_test.EnforceAPIOnPartialTreeBase) if m.startswith("test_")]
+# the dealing of the deck). The module is imported by the test that runs it (it brings in
+# SciPy, a second or so of every test process's start).
 FULL = ["test_legal_actions_empty",
         "test_current_player_returns_terminal_player_on_terminal_nodes",
         "test_information_state_no_argument_raises_on_terminal_nodes",
@@ -77,6 +76,9 @@ state tensor (the game has none: see the module's text)."""
 @pytest.mark.parametrize(("name", "players"), CASES)
 @pytest.mark.long
 def test_openspiel_api_checks_pass_on_whole_deals(name: str, players: int) -> None:
+    from open_spiel.integration_tests import api_test
+
+    partial = [m for m in dir(api_test.EnforceAPIOnPartialTreeBase) if m.startswith("test_")]
     game = load(name, players)
     states = playout(game, 0)
 
@@ -91,10 +93,10 @@ def test_openspiel_api_checks_pass_on_whole_deals(name: str, players: int) -> No
         def setUpClass(cls) -> None:
             cls.game, cls.game_name, cls.all_states = game, rs.GAME_NAME, states
 
-    suite = unittest.TestSuite([*(Partial(m) for m in PARTIAL), *(Full(m) for m in FULL)])
+    suite = unittest.TestSuite([*(Partial(m) for m in partial), *(Full(m) for m in FULL)])
     result = unittest.TestResult()
     suite.run(result)
-    assert result.testsRun == len(PARTIAL) + len(FULL)
+    assert result.testsRun == len(partial) + len(FULL)
     assert not result.failures and not result.errors, result.failures + result.errors
 
 
@@ -201,6 +203,60 @@ def test_a_refill_is_dealt_by_chance() -> None:
                 # Draw from the stock where possible, so that it runs out.
                 state.apply_action(0 if 0 in legal else rng.choice(legal))
     pytest.fail("no refill in 20 deals")
+
+
+def observed(state: object, players: int) -> tuple[object, ...]:
+    """Everything a state shows: its history, its strings, each player's strings and
+    observation tensor, the legal actions or chance outcomes."""
+    s: object = state
+    seats = range(players)
+    terminal = s.is_terminal()  # type: ignore[attr-defined]
+    return (
+        tuple(s.history()), str(s), terminal,  # type: ignore[attr-defined]
+        tuple(s.information_state_string(p) for p in seats)  # type: ignore[attr-defined]
+        if not terminal else (),
+        tuple(s.observation_string(p) for p in seats),  # type: ignore[attr-defined]
+        tuple(tuple(s.observation_tensor(p)) for p in seats),  # type: ignore[attr-defined]
+        tuple(s.chance_outcomes()) if s.is_chance_node()  # type: ignore[attr-defined]
+        else tuple(s.legal_actions()),  # type: ignore[attr-defined]
+    )
+
+
+@pytest.mark.parametrize(("name", "players"), [("classic", 2), ("ramino", 4),
+                                               ("limited-stock", 2)])
+def test_a_clone_plays_on_apart_from_its_original(name: str, players: int) -> None:
+    """OpenSpiel's searches clone states at every step: a clone shows what its original
+    shows, and playing the clone to the end (other choices than the original's) leaves the
+    original as it was, and the other way round."""
+    game = load(name, players)
+    rng = random.Random(7)
+    state = game.new_initial_state()  # type: ignore[attr-defined]
+    clones = 0
+    step = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, odds = zip(*state.chance_outcomes(), strict=True)
+            action = rng.choices(outcomes, odds)[0]
+        else:
+            action = rng.choice(state.legal_actions())
+        if step % 9 == 0 and state.deal is not None:
+            before = observed(state, players)
+            clone = state.clone()
+            assert observed(clone, players) == before
+            while not clone.is_terminal():
+                if clone.is_chance_node():
+                    clone.apply_action(rng.choice([c for c, _ in clone.chance_outcomes()]))
+                else:
+                    clone.apply_action(rng.choice(clone.legal_actions()))
+            assert observed(state, players) == before
+            clone = state.clone()
+            state.apply_action(action)
+            assert observed(clone, players) == before
+            clones += 1
+        else:
+            state.apply_action(action)
+        step += 1
+    assert clones > 10
 
 
 def test_a_player_sees_only_its_own_cards() -> None:

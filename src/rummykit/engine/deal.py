@@ -246,10 +246,14 @@ class Deal:
         return cls(rules, players=players, dealer=dealer, layout=layout, seed=seed,
                    index=index, active=active, _dealt=True)
 
+    def __deepcopy__(self, memo: dict[int, object]) -> Deal:
+        """``copy.deepcopy``: :meth:`copy` (what it shares never changes)."""
+        return self.copy()
+
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
-        """For pickle and ``copy.deepcopy``: the deal's fields, with its moves as a flat
-        list (the move log is a chain as long as the deal, too deep to copy link by link),
-        made into a deal again by :func:`_remade`."""
+        """For pickle: the deal's fields, with its moves as a flat list (the move log is a
+        chain as long as the deal, too deep to take apart link by link), made into a deal
+        again by :func:`_remade`."""
         fields = {name: getattr(self, name) for name in _FIELDS
                   if name not in ("_log", "_fits", "_melds")}
         return _remade, (fields, self.moves)

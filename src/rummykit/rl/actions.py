@@ -193,6 +193,10 @@ class MeldChoice:
         # As the codec's: the same melds make the same tree.
         return MeldChoice, (sorted(self._whole),)
 
+    def __deepcopy__(self, memo: dict[int, object]) -> MeldChoice:
+        # The tree never changes once made: copies share it.
+        return self
+
     def next_cards(self, chosen: tuple[int, ...]) -> set[int]:
         """The cards that continue ``chosen`` towards a legal meld."""
         return self._next.get(chosen, set())
