@@ -276,11 +276,17 @@ def melds_of(hand: Hand, rules: Rules) -> tuple[tuple[int, ...], ...]:
         if not present:
             continue
         for low in range(1, top + 1):
-            for high in range(low + rules.run_min - 1, min(top, low + 12) + 1):
+            # Places low..high, high going up: the places held grow one by one, and once
+            # more places are missing than there are jokers, no longer run fits either.
+            have: list[int] = []
+            for high in range(low, min(top, low + 12) + 1):
+                if high in present:
+                    have.append(high)
                 places = range(low, high + 1)
-                have = [p for p in places if p in present]
                 missing = len(places) - len(have)
-                if not have or missing > jokers:
+                if missing > jokers:
+                    break
+                if len(places) < rules.run_min or not have:
                     continue
                 for k in range(min(jokers - missing, len(have)) + 1):
                     for replaced in itertools.combinations(have, k):
