@@ -69,9 +69,8 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers", "long: takes several seconds (whole deals or matches, a browser, servers or "
         "programs to wait on): started before the others")
     config.addinivalue_line(
-        "markers", "oracle_only: checks a test oracle against itself or against answers "
-        "written by hand and runs none of the compiled modules (left out of the compiled "
-        "run)")
+        "markers", "uncompiled: checks code that the compiled build leaves in Python (a "
+        "test oracle against itself, the views' JSON): left out of the compiled run")
     config.addinivalue_line(
         "markers", "postgresql: a web test of storage, run on PostgreSQL as well as SQLite "
         "(tests/server/conftest.py); the other web tests run on SQLite alone")
@@ -81,8 +80,8 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Against the compiled build (``RUMMYKIT_COMPILED=1``), the tests marked
-    ``oracle_only`` are left out: they run none of the compiled modules, so the Python run
-    has already said all they can say.
+    ``uncompiled`` are left out: what they check is not compiled, so the Python run has
+    already said all they can say.
 
     The tests marked ``long`` start first. Alone, they run first; under ``pytest -n N
     --dist worksteal`` (``make test``), which hands each of the N processes one of N equal
@@ -91,10 +90,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     others (each kind in the order collected). So they are spread over the processes from
     the start, and what is left for the end is short."""
     if os.environ.get("RUMMYKIT_COMPILED") == "1":
-        left_out = [item for item in items if item.get_closest_marker("oracle_only")]
+        left_out = [item for item in items if item.get_closest_marker("uncompiled")]
         if left_out:
             config.hook.pytest_deselected(items=left_out)
-            items[:] = [item for item in items if not item.get_closest_marker("oracle_only")]
+            items[:] = [item for item in items if not item.get_closest_marker("uncompiled")]
     long = [item for item in items if item.get_closest_marker("long") is not None]
     short = [item for item in items if item.get_closest_marker("long") is None]
     workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))

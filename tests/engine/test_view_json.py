@@ -29,6 +29,7 @@ def wire(v: View, **options: Any) -> dict[str, Any]:
     return data
 
 
+@pytest.mark.uncompiled
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 @pytest.mark.parametrize("players", [2, 4])
 def test_a_full_views_json_makes_the_same_view(preset: str, players: int) -> None:

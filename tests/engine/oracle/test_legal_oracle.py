@@ -619,7 +619,7 @@ def test_whole_suit_in_hand(rules: Rules, phase: str) -> None:
     check_written(deal, tracker)
 
 
-@pytest.mark.oracle_only
+@pytest.mark.uncompiled
 def test_the_oracle_judges_written_positions() -> None:
     """The model alone, on positions whose answers are worked out by hand."""
     ramino = preset("ramino")

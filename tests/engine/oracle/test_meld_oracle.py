@@ -172,7 +172,7 @@ def report(failures: list[str], total: int) -> None:
 # -- the oracle checked against itself and against hands written out by hand ------------
 
 
-@pytest.mark.oracle_only
+@pytest.mark.uncompiled
 @pytest.mark.parametrize("name", NAMES)
 def test_the_two_brute_forces_agree(name: str) -> None:
     rules = CONFIGS[name]
@@ -190,7 +190,7 @@ def test_the_two_brute_forces_agree(name: str) -> None:
         assert set(built) == melds_by_submultisets(hand, rules), hand
 
 
-@pytest.mark.oracle_only
+@pytest.mark.uncompiled
 def test_oracle_on_hands_written_out() -> None:
     ramino = preset("ramino")
     assert show(list(melds_by_orderings(cards("5H JK JK JK JK"), ramino))) == sorted([
@@ -321,7 +321,7 @@ def test_twins_hands_written_out() -> None:
     assert not [m for m in find_melds(list(cards("7C 7C 7D")), rules)]
 
 
-@pytest.mark.oracle_only
+@pytest.mark.uncompiled
 def test_card_codes_are_what_the_oracle_assumes() -> None:
     assert int(JOKER) == JK
     assert [(rank(c), suit(c)) for c in cards("AC KD 10H 2S")] == [(1, 0), (13, 1),
