@@ -82,17 +82,22 @@ docs: $(STAMP)
 # left running alone at the end.
 TEST_WORKERS ?= 3
 
+# The test processes write Python's bytecode caches, as Python does unless told not to
+# (PYTHONDONTWRITEBYTECODE), so that the servers and programs the tests start do not each
+# compile the package again, nor the compiled run the tests the suite has read.
+PYTEST := env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest
+
 test:
 	@$(MAKE) --no-print-directory -j2 $(STAMP) system-deps
 	@$(MAKE) --no-print-directory -j3 --output-sync=target test-suite checks test-compiled
 
 test-suite: $(STAMP)
-	$(BIN)/pytest -n $(TEST_WORKERS) --dist worksteal
+	$(PYTEST) -n $(TEST_WORKERS) --dist worksteal
 
 # The compiled modules' tests against the compiled build, in one process (they run beside
 # the suite, which has the other cores' worth of processes).
 test-compiled: compiled
-	RUMMYKIT_COMPILED=1 PYTHONPATH=$(COMPILED)/src $(BIN)/pytest -p no:cacheprovider \
+	RUMMYKIT_COMPILED=1 PYTHONPATH=$(COMPILED)/src $(PYTEST) -p no:cacheprovider \
 		--basetemp=$(COMPILED)/tmp $(COMPILED_TESTS)
 
 # The static checks: lint, strict types, the layers contract, the docs build.
