@@ -248,15 +248,20 @@ def _simulate(args: argparse.Namespace) -> int:
     return code
 
 
+def pace_text(deals: int, seconds: float) -> str:
+    """The pace of a run in words: whole deals a second when fast, to a tenth when a slow
+    bot plays a deal or two a second (never "1 deals/s")."""
+    rate = deals / max(seconds, 1e-9)
+    return f"{rate:,.0f} deals/s" if rate >= 10 else f"{rate:.1f} deals a second"
+
+
 def _print_report(report: Any) -> None:
     from rich.table import Table
 
     config = report.config
     stopped = (f"; stopped after {report.games} of {config.total} games"
                if report.interrupted else "")
-    rate = report.deals / max(report.seconds, 1e-9)
-    # A slow bot plays a deal or two a second: said to a tenth, not rounded to "1 deals/s".
-    pace = f"{rate:,.0f} deals/s" if rate >= 10 else f"{rate:.1f} deals a second"
+    pace = pace_text(report.deals, report.seconds)
     table = Table(title=f"{config.rules}, {config.players} players, {report.deals} deals "
                   f"({report.seconds:.1f} s, {pace}{stopped})")
     for col in ("bot", "deals won", "win rate [95% CI]", "matches won", "points/deal [95% CI]",
