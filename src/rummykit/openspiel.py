@@ -217,12 +217,16 @@ class _Items(list[_T]):
     """A list of values that never change (numbers, strings, tuples of them, actions): a
     deep copy copies the list and shares the values."""
 
+    __slots__ = ()
+
     def __deepcopy__(self, memo: dict[int, object]) -> _Items[_T]:
         return _Items(self)
 
 
 class _Tally(Counter[int]):
     """A count of cards: a deep copy is a copy (its keys and counts are numbers)."""
+
+    __slots__ = ()
 
     def __deepcopy__(self, memo: dict[int, object]) -> _Tally:
         return _Tally(self)

@@ -110,6 +110,9 @@ def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """An SQLite database with the schema in place and no rows, for tests to copy."""
     directory = tmp_path_factory.mktemp("sqlite-template")
     connect(sqlite_url(directory)).dispose()  # runs the migrations
+    # Closing the last connection wrote the write-ahead log into the file: a copy of the
+    # file alone holds the schema.
+    assert not (directory / "rummykit.db-wal").exists(), "the template's log was left open"
     return directory / "rummykit.db"
 
 

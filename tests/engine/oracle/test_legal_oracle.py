@@ -294,7 +294,8 @@ def candidates(deal: Deal, rng: random.Random) -> Iterator[Action]:
 
 
 def has_twins(rules: Rules) -> bool:
-    """Whether a deal of these rules holds two equal cards: two decks, or two jokers."""
+    """Whether a deal of these rules holds two equal cards: two decks, or two jokers or
+    more."""
     return rules.decks > 1 or rules.jokers > 1
 
 
