@@ -302,3 +302,48 @@ def test_known_cards_of_a_pile_draw() -> None:
     play(d, "draw pile", "discard KD", "draw stock", "discard 2S")
     assert d.knowledge(1).known[0] == ()
     assert d.knowledge(0).known[1] == tuple(int(c) for c in parse_cards(["KH"]))
+
+
+@pytest.mark.parametrize("name", PRESETS)
+@pytest.mark.parametrize("players", [2, 4])
+def test_known_changes_add_up_to_the_known_cards(name: str, players: int) -> None:
+    """The public record's changes of the known cards, counted from the start, are the
+    known cards at every step (through turned-over and refilled stocks); a copy's changes
+    go their own way and leave the original's as they were."""
+    rules = preset(name)
+    for seed in range(4):
+        deal = Deal.start(rules, players=players, dealer=seed % players, seed=seed)
+        rng = random.Random(seed)
+        counted: list[Counter[int]] = [Counter() for _ in range(players)]
+        seen = 0
+        while not deal.is_over:
+            deal.push(rng.choice(deal.legal_actions()))
+            record = deal.public_record()
+            for seat, card, delta in record.known_changes(seen):
+                assert delta in (1, -1)
+                counted[seat][card] += delta
+            seen = record.change_count
+            for seat in range(players):
+                assert +counted[seat] == Counter(deal.known_cards()[seat])
+            if rng.random() < 0.05 and not deal.is_over:
+                copy = deal.copy()
+                before = record.known_changes(0)
+                copy.push(rng.choice(copy.legal_actions()))
+                copy.public_record()
+                assert deal.public_record().known_changes(0) == before
+
+
+def test_known_changes_of_pile_draws_and_a_discard() -> None:
+    """000: a card taken from the pile is known to be in the taker's hand until he
+    discards it: one change adding it, one taking it away; a card drawn from the stock
+    changes nothing."""
+    d = deal_from(preset("basic"), ["AC 7D JC QD KH 10D 8C 6S 3C 4D",
+                                    "2H 9H 4H 5C 7C 5S 9S 10S JS KD"], "2S")
+    two_spades, king_hearts = (int(c) for c in parse_cards(["2S", "KH"]))
+    play(d, "draw pile", "discard KH")
+    assert d.public_record().known_changes(0) == [(0, two_spades, 1)]
+    play(d, "draw pile", "discard KD", "draw stock")
+    assert d.public_record().known_changes(1) == [(1, king_hearts, 1)]
+    play(d, "discard 2S")
+    assert d.public_record().known_changes(1) == [(1, king_hearts, 1), (0, two_spades, -1)]
+    assert d.public_record().change_count == 3

@@ -390,6 +390,16 @@ class Deal:
             self._tracker = Tracker(self)
         return self._tracker.knowledge(self, seat)
 
+    def public_record(self) -> Tracker:
+        """The deal's :class:`~rummykit.engine.knowledge.Tracker` of what every player saw,
+        brought up to date (its ``known`` and :meth:`~Tracker.known_changes` are what all
+        players know; a seat's own hand is not in it)."""
+        tracker = self._tracker
+        if tracker is None:
+            tracker = self._tracker = Tracker(self)
+        tracker.advance(self)
+        return tracker
+
     def known_cards(self) -> tuple[tuple[int, ...], ...]:
         """For each seat, the cards every player knows it holds: ``knowledge(seat).known``
         without joining any seat's own hand to it, so it is cheap to ask at every move."""

@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, cast
 
 from rummykit.cards import make_deck
 from rummykit.engine.actions import Action
@@ -38,10 +38,14 @@ from rummykit.engine.actions import Action
 if TYPE_CHECKING:
     from rummykit.engine.deal import Deal
 
-__all__ = ["Hidden", "Knowledge", "Tracker"]
+__all__ = ["Hidden", "Knowledge", "KnownChange", "Tracker"]
 
 UNKNOWN: Final = -1
 """A stock place whose card the seat does not know."""
+
+KnownChange = tuple[object, int, int, int]
+"""A change to the known cards: the change before it (or None), the seat, the card and
+the count added (1 or -1)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,8 +101,8 @@ class Tracker:
     """The public record of one deal, followed action by action (see the module's
     description). The deal keeps one and brings it up to date when asked."""
 
-    __slots__ = ("_known_cards", "done", "events_done", "groups", "known", "pile", "slots",
-                 "stock")
+    __slots__ = ("_known_cards", "change_count", "changes", "done", "events_done", "groups",
+                 "known", "pile", "slots", "stock")
 
     done: int
     """Actions of the deal followed so far."""
@@ -111,10 +115,17 @@ class Tracker:
     """Top card last (as the deal holds it): a card, or ``-(g + 1)`` for a place of group g."""
     groups: list[Counter[int]]
     """The cards of each group whose places nobody outside knows."""
+    changes: KnownChange | None
+    """The changes to ``known`` since the tracker was made, newest first (see
+    :meth:`known_changes`)."""
+    change_count: int
+    """How many changes ``changes`` holds."""
 
     def __init__(self, deal: Deal | None = None) -> None:
         self._known_cards: tuple[tuple[int, ...], ...] | None = None
         """:meth:`known_cards` as last made; None once ``known`` has changed since."""
+        self.changes = None
+        self.change_count = 0
         if deal is None:
             return
         layout = deal.layout
@@ -139,6 +150,8 @@ class Tracker:
         new.stock = self.stock[:]
         new.groups = [g.copy() for g in self.groups]
         new._known_cards = self._known_cards
+        new.changes = self.changes  # (a chain of tuples: shared, never changed)
+        new.change_count = self.change_count
         return new
 
     # -- following the deal ----------------------------------------------------------
@@ -169,6 +182,7 @@ class Tracker:
                 if place >= 0:
                     self.known[seat].append(place)
                     self._known_cards = None
+                    self._changed(seat, place, 1)
                 else:
                     self.slots[seat][-place - 1] += 1
             case "draw-pile":
@@ -177,6 +191,8 @@ class Tracker:
                 if action.cards:
                     index = max(j for j, c in enumerate(pile) if c == action.cards[0])
                 self.known[seat].extend(pile[index:])
+                for card in pile[index:]:
+                    self._changed(seat, card, 1)
                 del pile[index:]
                 self._known_cards = None
             case "meld" | "layoff":
@@ -209,6 +225,7 @@ class Tracker:
         if card in known:
             known.remove(card)
             self._known_cards = None
+            self._changed(seat, card, -1)
             return
         slots = self.slots[seat]
         for g, group in enumerate(self.groups):
@@ -221,7 +238,27 @@ class Tracker:
         self.groups[g][card] -= 1
         slots[next(h for h in range(len(slots)) if slots[h])] -= 1
 
+    def _changed(self, seat: int, card: int, delta: int) -> None:
+        """Record that ``seat`` is known to hold ``delta`` more of ``card``."""
+        self.changes = (self.changes, seat, card, delta)
+        self.change_count += 1
+
     # -- one seat's knowledge --------------------------------------------------------
+
+    def known_changes(self, since: int) -> list[tuple[int, int, int]]:
+        """The changes to ``known`` after the first ``since`` (call :meth:`advance` first),
+        oldest first, each ``(seat, card, delta)``: ``seat`` is known to hold ``delta``
+        (1 or -1) more of ``card``. In time proportional to their number, for code that
+        keeps its own copy of ``known`` up to date."""
+        out = []
+        node = self.changes
+        for _ in range(self.change_count - since):
+            assert node is not None
+            out.append((node[1], node[2], node[3]))
+            node = cast("KnownChange | None", node[0])
+        out.reverse()
+        return out
+
 
     def known_cards(self, deal: Deal) -> tuple[tuple[int, ...], ...]:
         """For each seat, the cards every player knows it holds, sorted."""

@@ -47,6 +47,7 @@ import numpy.typing as npt
 
 from rummykit.cards import JOKER_CODE
 from rummykit.engine.deal import Deal
+from rummykit.engine.knowledge import KnownChange, Tracker
 from rummykit.engine.match import Match
 from rummykit.engine.melds import Meld
 from rummykit.engine.views import Sight, sight
@@ -303,9 +304,9 @@ def _places(meld: Meld) -> list[int]:
     return [base + (0 if pos == 14 else pos - 1) for pos in range(meld.low, meld.high + 1)]
 
 
-_SEAT_FIELDS = ("_choosing", "_counts", "_encoder", "_flags", "_hand", "_known", "_melds",
-                "_pile", "_seat", "_slow", "_table_cards", "_taken", "_top", "_totals",
-                "_unique", "_vector", "_weights")
+_SEAT_FIELDS = ("_choosing", "_counts", "_encoder", "_flags", "_hand", "_known_count",
+                "_melds", "_pile", "_record", "_seat", "_slow", "_table_cards", "_taken",
+                "_top", "_totals", "_unique", "_vector", "_weights")
 """Every attribute of a :class:`SeatEncoder`."""
 
 
@@ -342,12 +343,17 @@ class SeatEncoder:
         self._top: dict[int, float] = {}
         self._taken = -1
         self._melds: list[Meld] = []
-        self._known: tuple[tuple[int, ...], ...] = ((),) * encoder.layout.players
+        self._record: Tracker | None = None
+        """The public record whose changes of the known cards the planes follow (None:
+        none yet, or a copy's; then the planes are compared with its known cards)."""
+        self._known_count = 0
+        """How many of ``_record``'s changes the planes count."""
 
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
         # For pickle and copy.deepcopy: the kept state without the array's view, made
         # again through the constructor (the only way to make a compiled class).
-        state = {name: getattr(self, name) for name in _SEAT_FIELDS if name != "_vector"}
+        state = {name: getattr(self, name) for name in _SEAT_FIELDS
+                 if name not in ("_vector", "_record")}
         return _seat_encoder, (self._encoder, self._seat, state)
 
     def _change(self, plane: int, old: Sequence[int], new: Sequence[int],
@@ -442,19 +448,51 @@ class SeatEncoder:
                 self._change(layout.meld_planes + m, _meld_entries(melds[m]), (), False)
             self._melds = table[:]
             self._table_cards = sum(len(m.cards) for m in table)
-        known = deal.known_cards()
-        before = self._known
-        if known is not before:
-            p = layout.players
-            for r in range(p):
-                s = (seat + r) % p
-                if known[s] != before[s]:
-                    self._change(6 if r == 0 else layout.opponent_planes + r - 1,
-                                 before[s], known[s], r > 0)
-            self._known = known
+        record = deal.public_record()
+        if record is self._record:
+            count = record.change_count
+            if count != self._known_count:
+                self._follow_known(record.changes, count - self._known_count)
+                self._known_count = count
+        else:
+            self._read_known(record)
         self._write_scalars(deal, totals, choosing)
         vector = self._vector
         return vector.copy() if self._weights is None else vector * self._weights
+
+    def _follow_known(self, changes: KnownChange | None, n: int) -> None:
+        """Count the newest ``n`` changes of the cards each seat is known to hold, newest
+        first (each adds to a count, so their order does not matter; the others' known
+        cards are placed: the unseen plane counts them the other way)."""
+        counts = self._counts
+        layout = self._encoder.layout
+        p = layout.players
+        unseen = self._encoder._unseen
+        seat = self._seat
+        for _ in range(n):
+            assert changes is not None
+            _, s, c, d = changes
+            changes = cast("KnownChange | None", changes[0])
+            r = (s - seat) % p
+            if r:
+                counts[(layout.opponent_planes + r - 1) * CARD_CODES + c] += d
+                counts[unseen + c] -= d
+            else:
+                counts[6 * CARD_CODES + c] += d
+
+    def _read_known(self, record: Tracker) -> None:
+        """Make the known planes count ``record``'s known cards (a new deal, or a copy of
+        the encoder): each plane compared with them card by card."""
+        layout = self._encoder.layout
+        p = layout.players
+        counts = self._counts
+        for r in range(p):
+            plane = 6 if r == 0 else layout.opponent_planes + r - 1
+            at = plane * CARD_CODES
+            before = [c for c in range(CARD_CODES) for _ in range(round(counts[at + c]))]
+            self._change(plane, before, sorted(record.known[(self._seat + r) % p]), r > 0)
+        self._record = record
+        self._known_count = record.change_count
 
     def _write_scalars(self, deal: Deal, totals: Sequence[int], choosing: tuple[int, ...]
                        ) -> None:
