@@ -35,7 +35,8 @@ def state(deal: Deal) -> dict[str, object]:
     """Everything a deal holds, by attribute (the move log as its moves; what is kept only
     to be faster left out)."""
     out = {name: getattr(deal, name) for name in SLOTS
-           if name not in ("_log", "_tracker", "_positions", "_turn_key", "_fits", "_melds")}
+           if name not in ("_log", "_moves", "_tracker", "_positions", "_turn_key", "_fits",
+                           "_melds")}
     out["moves"] = deal.moves
     return out
 

@@ -95,6 +95,7 @@ _FIELDS: Final = (
     "_log",
     "_melds",
     "_move_count",
+    "_moves",
     "_opened",
     "_pile_log",
     "_positions",
@@ -158,6 +159,9 @@ class Deal:
     _laid: list[bool]
     _log: _Move | None
     _move_count: int
+    _moves: tuple[tuple[int, Action], ...]
+    """The first moves of the deal, as :attr:`moves` last made them (a tuple never
+    changed: copies share it, and the next call adds the moves played since)."""
     _pile_log: list[tuple[int, tuple[int, ...]]]
     _events: tuple[tuple[int, Event], ...]  # rare and immutable: shared by copies
     _positions: dict[tuple[object, ...], int] | None
@@ -191,6 +195,7 @@ class Deal:
             self.active = tuple(active) if active is not None else (True,) * players
             self._fits = None
             self._melds = None
+            self._moves = ()
             return
         rules.check_players(players)
         if not 0 <= dealer < players:
@@ -225,6 +230,7 @@ class Deal:
         self._laid = [False] * players
         self._log = None
         self._move_count = 0
+        self._moves = ()
         self._pile_log = []
         self._events = ()
         self._positions = None
@@ -255,7 +261,7 @@ class Deal:
         chain as long as the deal, too deep to take apart link by link), made into a deal
         again by :func:`_remade`."""
         fields = {name: getattr(self, name) for name in _FIELDS
-                  if name not in ("_log", "_fits", "_melds")}
+                  if name not in ("_log", "_fits", "_melds", "_moves")}
         return _remade, (fields, self.moves)
 
     def copy(self) -> Deal:
@@ -286,6 +292,7 @@ class Deal:
         new._laid = self._laid[:]
         new._log = self._log  # immutable: shared
         new._move_count = self._move_count
+        new._moves = self._moves
         new._pile_log = self._pile_log[:]
         new._events = self._events
         new._positions = dict(self._positions) if self._positions else None
@@ -300,6 +307,7 @@ class Deal:
         """Take ``moves`` (seat and action, oldest first) as the moves played so far."""
         self._log = None
         self._move_count = 0
+        self._moves = ()
         for seat, action in moves:
             before: object = self._log
             self._log = (before, seat, action)
@@ -352,13 +360,12 @@ class Deal:
 
     @property
     def moves(self) -> tuple[tuple[int, Action], ...]:
-        """Every action played in this deal with the seat that played it."""
-        moves = []
-        log = self._log
-        while log is not None:
-            moves.append((log[1], log[2]))
-            log = cast("_Move | None", log[0])
-        return tuple(reversed(moves))
+        """Every action played in this deal with the seat that played it (made from the
+        moves last made and those played since, so asking at every action stays cheap)."""
+        moves = self._moves
+        if len(moves) != self._move_count:
+            moves = self._moves = moves + tuple(self.moves_since(len(moves)))
+        return moves
 
     def moves_since(self, count: int) -> list[tuple[int, Action]]:
         """The moves after the first ``count``, oldest first, in time proportional to their

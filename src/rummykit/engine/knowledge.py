@@ -305,9 +305,9 @@ class Tracker:
         hidden = []
         for g, group in enumerate(groups):
             code = -(g + 1)
-            places = tuple(i for i, p in enumerate(top_first) if p == code)
-            counts = tuple(0 if s == seat else slots[g] for s, slots in enumerate(self.slots))
-            cards = tuple(c for c in sorted(group) for _ in range(group[c]))
+            places = tuple([i for i, p in enumerate(top_first) if p == code])
+            counts = tuple([0 if s == seat else slots[g] for s, slots in enumerate(self.slots)])
+            cards = tuple([c for c in sorted(group) for _ in range(group[c])])
             if cards or places or any(counts) or mine[g]:
                 hidden.append(Hidden(cards, counts, places, tuple(mine[g])))
         if self._known_cards is None:
@@ -317,7 +317,7 @@ class Tracker:
             hand=tuple(hand),
             pile=tuple(self.pile),
             known=self._known_cards,
-            stock=tuple(p if p >= 0 else UNKNOWN for p in top_first),
+            stock=tuple([p if p >= 0 else UNKNOWN for p in top_first]),
             hidden=tuple(hidden),
         )
 

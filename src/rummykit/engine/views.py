@@ -19,6 +19,7 @@ hand is shown as it is at the table when the points are counted.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, NamedTuple, get_args
 
 from rummykit.cards import CARDS, Card, card_names
@@ -496,7 +497,7 @@ def view(game: Match | Deal, seat: int, *, recent: int | None = None) -> View:
         melds=tuple(deal.table),
         history=_history(deal, recent),
         history_length=deal.move_count,
-        pile_draws=tuple([(s, tuple([CARDS[c] for c in cards])) for s, cards in deal.pile_draws]),
+        pile_draws=tuple([_pile_draw(draw) for draw in deal.pile_draws]),
         events=deal.events,
         totals=tuple(match.totals) if match else (0,) * deal.players,
         active=deal.active,
@@ -523,11 +524,21 @@ def view(game: Match | Deal, seat: int, *, recent: int | None = None) -> View:
 
 
 def _melds(deal: Deal) -> tuple[MeldView, ...]:
-    return tuple(
-        MeldView(i, m.kind, tuple(CARDS[c] for c in m.cards), tuple(m.represented()),
-                 m.owner, m.layers)
-        for i, m in enumerate(deal.table, 1)
-    )
+    return tuple([_meld_view(i, m) for i, m in enumerate(deal.table, 1)])
+
+
+# Views are made at every move, and most of a table stays as it was: the parts made from
+# immutable values are kept (equal melds, and equal draws, give equal parts).
+@lru_cache(maxsize=1024)
+def _meld_view(number: int, meld: Meld) -> MeldView:
+    return MeldView(number, meld.kind, tuple(CARDS[c] for c in meld.cards),
+                    tuple(meld.represented()), meld.owner, meld.layers)
+
+
+@lru_cache(maxsize=1024)
+def _pile_draw(draw: tuple[int, tuple[int, ...]]) -> tuple[int, tuple[Card, ...]]:
+    seat, cards = draw
+    return seat, tuple([CARDS[c] for c in cards])
 
 
 def _visible_pile(deal: Deal) -> list[int]:
