@@ -393,9 +393,7 @@ class Deal:
 
     def knowledge(self, seat: int) -> Knowledge:
         """What ``seat`` knows of where every card is (see :mod:`rummykit.engine.knowledge`)."""
-        if self._tracker is None:
-            self._tracker = Tracker(self)
-        return self._tracker.knowledge(self, seat)
+        return self.public_record().knowledge(self, seat)
 
     def public_record(self) -> Tracker:
         """The deal's :class:`~rummykit.engine.knowledge.Tracker` of what every player saw,
@@ -410,10 +408,7 @@ class Deal:
     def known_cards(self) -> tuple[tuple[int, ...], ...]:
         """For each seat, the cards every player knows it holds: ``knowledge(seat).known``
         without joining any seat's own hand to it, so it is cheap to ask at every move."""
-        tracker = self._tracker
-        if tracker is None:
-            tracker = self._tracker = Tracker(self)
-        return tracker.known_cards(self)
+        return self.public_record().known_cards(self)
 
     # -- legal actions -----------------------------------------------------------------
 

@@ -259,7 +259,6 @@ class Tracker:
         out.reverse()
         return out
 
-
     def known_cards(self, deal: Deal) -> tuple[tuple[int, ...], ...]:
         """For each seat, the cards every player knows it holds, sorted."""
         self.advance(deal)
