@@ -53,6 +53,9 @@ from peers import PeerUnavailable, _rlcard_env, _rlcard_env_play, import_peer
 
 TARGET = 3.0
 """classic 2-player raw steps/s over RLCard's env API."""
+BATCH_TARGET = 10.0
+"""classic 2-player learner steps/s of the arrays (``BatchedRummyEnv``) over RLCard's env
+API."""
 
 
 def play_aec(env: Any, rng: random.Random) -> int:
@@ -133,6 +136,29 @@ def vector_cells(n: int) -> dict[str, Callable[[], Callable[[], int]]]:
             f"rummykit classic 2p gym x{n} batched": vector("vector_entry_point")}
 
 
+def array_cell(n: int) -> dict[str, Callable[[], Callable[[], int]]]:
+    """``BatchedRummyEnv``: ``n`` deals as arrays against the ``random`` bot, the masked
+    random indices of the whole batch drawn by ``sample_masked``; each "episode" is 20
+    steps of every deal."""
+    def cell() -> Callable[[], int]:
+        import numpy as np
+
+        from rummykit.rl.batched import BatchedRummyEnv, sample_masked
+
+        env = BatchedRummyEnv(n, "classic", 2)
+        info = env.reset(seed=0)[1]
+        rng = np.random.default_rng(0)
+
+        def episode() -> int:
+            nonlocal info
+            for _ in range(20):
+                info = env.step(sample_masked(info["action_mask"], rng))[4]
+            return 20 * n
+        return episode
+
+    return {f"rummykit classic 2p arrays x{n}": cell}
+
+
 def play_openspiel(game: Any, rng: random.Random) -> int:
     """One game of random play through OpenSpiel's state API (chance outcomes drawn by
     their odds); return the player actions (chance nodes are not counted)."""
@@ -207,6 +233,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", nargs="*", type=int, default=[2, 4])
     parser.add_argument("--vector", type=int, default=16,
                         help="deals at once in the Gymnasium cells (0: none)")
+    parser.add_argument("--batch", type=int, default=1024,
+                        help="deals at once in the arrays cell (0: none)")
     parser.add_argument("--no-openspiel", action="store_true",
                         help="leave out the OpenSpiel cells")
     args = parser.parse_args(argv)
@@ -216,6 +244,8 @@ def main(argv: list[str] | None = None) -> int:
     every = cells(args.presets, args.players)
     if args.vector:
         every.update(vector_cells(args.vector))
+    if args.batch:
+        every.update(array_cell(args.batch))
     if not args.no_openspiel:
         every.update(openspiel_cells())
     for name, make in every.items():
@@ -234,8 +264,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'cell':40} {'steps/s':>10} {'vs RLCard API':>14} {'vs PettingZoo gin':>18}")
     for name, value in best.items():
         kind = name.rsplit(" ", 1)[-1]
-        versus_rlcard = (f"{value / rlcard:.2f}x" if rlcard and kind == "raw"
-                         and name.startswith("rummykit") else "")
+        versus_rlcard = (f"{value / rlcard:.2f}x" if rlcard and name.startswith("rummykit")
+                         and (kind == "raw" or " arrays " in name) else "")
         peer = pz.get(kind)
         versus_pz = f"{value / peer:.2f}x" if peer and name.startswith("rummykit") else ""
         print(f"{name:40} {value:>10,.0f} {versus_rlcard:>14} {versus_pz:>18}")
@@ -251,6 +281,12 @@ def main(argv: list[str] | None = None) -> int:
         ratio = classic / rlcard
         verdict = "met" if ratio >= TARGET else "MISSED"
         print(f"target: classic 2p raw >= {TARGET:.1f}x RLCard's env API: {ratio:.2f}x {verdict}")
+    arrays = best.get(f"rummykit classic 2p arrays x{args.batch}")
+    if arrays and rlcard:
+        ratio = arrays / rlcard
+        verdict = "met" if ratio >= BATCH_TARGET else "MISSED"
+        print(f"target: classic 2p arrays >= {BATCH_TARGET:.0f}x RLCard's env API: "
+              f"{ratio:.2f}x {verdict}")
     return 0
 
 

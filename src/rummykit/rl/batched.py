@@ -1,0 +1,382 @@
+"""Many deals as NumPy arrays, stepped together: the batched environment for training.
+
+``BatchedRummyEnv(num_envs, rules, players)`` is a Gymnasium vector environment like
+:class:`~rummykit.rl.vector.VectorRummyEnv` (one learning seat against the ``random`` bot
+in every deal, observations ``(num_envs, D)`` float32, masks ``(num_envs, n)`` int8 in
+``infos["action_mask"]``), but its deals are the rows of :class:`~rummykit.rl.arrays.Deals`,
+not engine objects, and each rule is one array operation over all the rows that it
+concerns. A step costs about as much for 16 deals as for 256, so a large batch is many
+times faster than stepping the deals one by one (bench/rl.py measures both).
+
+It plays what :mod:`rummykit.rl.arrays` plays (``classic``, ``basic``, ``one-deal``),
+card for card as the engine does; episodes are one deal; rewards ``"points"`` or
+``"win"`` (as :func:`~rummykit.rl.aec.deal_rewards`); the opponents play as the ``random``
+bot: each move drawn uniformly from the engine's legal actions, a whole meld being one
+of them. The deals dealt for a seed are not those :class:`VectorRummyEnv` deals for it
+(each is a uniform shuffle, drawn from NumPy's generator).
+
+The observation and the mask returned by a step are new arrays, the caller's to keep.
+
+>>> env = BatchedRummyEnv(4, "classic", 2)
+>>> obs, infos = env.reset(seed=1)
+>>> obs.shape == (4, env.single_observation_space.shape[0]), infos["action_mask"].shape
+(True, (4, 1081))
+>>> rng = np.random.default_rng(0)
+>>> for _ in range(200):
+...     obs, rewards, terminated, truncated, infos = env.step(
+...         sample_masked(infos["action_mask"], rng))
+>>> bool(np.all(rewards[~terminated] == 0))
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from rummykit.engine.deal import Deal
+from rummykit.rl.actions import DISCARD, LAY_MELD, LAYOFF, MELD_CARD, ActionCodec
+from rummykit.rl.aec import RewardKind, resolve_rules
+from rummykit.rl.arrays import BIT, CARDS, Deals, popcount, unpack
+from rummykit.rl.observation import FIXED_PLANES, Layout
+from rummykit.rules import Rules
+
+__all__ = ["BatchedRummyEnv", "sample_masked"]
+
+Array = npt.NDArray[Any]
+_U = np.uint64
+_ALL = _U((1 << CARDS) - 1)
+
+
+def sample_masked(masks: Array, rng: np.random.Generator) -> Array:
+    """One index per row of ``masks`` (each row allowing one at least), drawn uniformly
+    from those the row allows: the random policy of a whole batch in a few array
+    operations.
+
+    >>> masks = np.array([[0, 1, 1], [1, 0, 0]], dtype=np.int8)
+    >>> sample_masked(masks, np.random.default_rng(0))[1]
+    np.int64(0)
+    """
+    n, width = masks.shape
+    flat = np.ascontiguousarray(masks if masks.itemsize == 1 else masks != 0)
+    flat = flat.view(np.uint8).reshape(-1)
+    if len(flat) % 8:
+        flat = np.concatenate([flat, np.zeros(8 - len(flat) % 8, dtype=np.uint8)])
+    # A mask is mostly zeros: find its nonzero 8-byte words, then the bytes in them.
+    hit = np.flatnonzero(flat.view(np.uint64))
+    word, byte = np.nonzero(flat.reshape(-1, 8)[hit])
+    at = hit[word] * 8 + byte
+    rows = at // width
+    cols = at - rows * width
+    counts = np.bincount(rows, minlength=n)
+    start = np.cumsum(counts) - counts
+    return cols[start + (rng.random(len(masks)) * counts).astype(np.int64)]  # type: ignore[no-any-return]
+
+
+class BatchedRummyEnv(VectorEnv[Array, Array, Array]):
+    """``num_envs`` deals as arrays, one learning seat against the ``random`` bot (see the
+    module's description). ``opponents`` must be ``"random"``; ``seat``, ``reward``,
+    ``illegal_reward`` and ``autoreset_mode`` are :class:`~rummykit.rl.vector.
+    VectorRummyEnv`'s; the episode is one deal. ``gymnasium.make_vec(ARRAYS_ENV_ID,
+    num_envs=N)`` makes one (``rummykit.rl.ARRAYS_ENV_ID``, ``"rummykit/RummyArrays-v0"``,
+    whose single environment is :class:`~rummykit.rl.single.SingleAgentEnv` against
+    ``random``)."""
+
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP}  # noqa: RUF012 (as VectorEnv)
+
+    def __init__(
+        self, num_envs: int = 1024, rules: str | Rules = "classic", players: int = 2,
+        opponents: str = "random", *, seat: int = 0, reward: RewardKind = "points",
+        illegal_reward: float = -1.0,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+    ) -> None:
+        if num_envs < 1:
+            raise ValueError(f"num_envs must be at least 1, not {num_envs}")
+        if opponents != "random":
+            raise ValueError(f"opponents {opponents!r}: the arrays play the 'random' bot "
+                             "only (VectorRummyEnv plays any opponent)")
+        if reward not in ("points", "win"):
+            raise ValueError(f"reward {reward!r}: 'points' or 'win'")
+        if not 0 <= seat < players:
+            raise ValueError(f"seat {seat} is not at a table of {players}")
+        mode = AutoresetMode(autoreset_mode)
+        if mode == AutoresetMode.DISABLED:
+            raise ValueError("autoreset_mode DISABLED is not offered: NEXT_STEP or SAME_STEP")
+        self.rules = resolve_rules(rules)
+        self.deals = Deals(self.rules, players, num_envs)
+        self.num_envs = num_envs
+        self.players = players
+        self.seat = seat
+        self.reward_kind = reward
+        self.illegal_reward = float(illegal_reward)
+        self.autoreset_mode = mode
+        self.metadata = {"autoreset_mode": mode}
+        self.layout = Layout(players, self.deals.melds)
+        self.codec = ActionCodec(self.rules)
+        low, high = self.layout.bounds()
+        self.single_observation_space = spaces.Box(low=low, high=high, dtype=np.float32)
+        self.single_action_space = spaces.Discrete(self.codec.size)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        target = self.rules.target_for(players)
+        self._scale = float(target if target else 100)
+        self._rng = np.random.default_rng()
+        n = num_envs
+        self._ended = np.zeros(n, dtype=bool)
+        self._illegal = np.zeros(n, dtype=bool)
+        self._choose_n = np.zeros(n, dtype=np.int64)
+        self._choose_bits = np.zeros(n, dtype=_U)
+        self._consistent = np.zeros((n, self.deals.cand.count), dtype=bool)
+        self._mask = np.zeros((n, self.codec.size), dtype=np.int8)
+        self._all = np.arange(n)
+        self.log: list[tuple[int, ...]] | None = None
+        """Where set to a list, every move of the bots is added to it (for tests)."""
+
+    # -- the episode -----------------------------------------------------------------
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None,
+    ) -> tuple[Array, dict[str, Any]]:
+        """Deal every deal again (from ``seed``: the same seed, the same deals)."""
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        self.deals.deal(self._all, self._rng)
+        self._restart(self._all)
+        return self._observe(), {"action_mask": self._mask.copy()}
+
+    def load(self, deals: list[Deal], seed: int | None = None) -> tuple[Array, dict[str, Any]]:
+        """Start from the engine's ``deals`` (one per row, none moved yet) instead of new
+        shuffles, the bots playing until the learner's turn (their moves drawn from
+        ``seed``): for tests that play the engine beside the arrays."""
+        if len(deals) != self.num_envs:
+            raise ValueError(f"{len(deals)} deals for {self.num_envs} rows")
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        for row, deal in enumerate(deals):
+            self.deals.load(row, deal)
+        self._restart(self._all)
+        return self._observe(), {"action_mask": self._mask.copy()}
+
+    def _restart(self, rows: Array) -> None:
+        self._ended[rows] = False
+        self._illegal[rows] = False
+        self._choose_n[rows] = 0
+        self._choose_bits[rows] = 0
+        self._play_others(rows)
+        self._new_masks(rows)
+        over = rows[self.deals.phase[rows] == 2]  # (the bots ended it before a move)
+        self._ended[over] = True
+        self._mask[over] = 1
+
+    def step(
+        self, actions: Array,
+    ) -> tuple[Array, Array, Array, Array, dict[str, Any]]:
+        n = self.num_envs
+        chosen = np.asarray(actions, dtype=np.int64).reshape(n)
+        rewards = np.zeros(n, dtype=np.float64)
+        terminated = np.zeros(n, dtype=bool)
+        deals = self.deals
+        rows = np.flatnonzero(~self._ended)
+        a = chosen[rows]
+        inside = (a >= 0) & (a < self.codec.size)
+        if not inside.all():
+            raise ValueError(f"actions {a[~inside].tolist()} are not in 0.."
+                             f"{self.codec.size - 1}")
+        legal = self._mask[rows, a] == 1
+        # Every row's mask is written again below (a new array: the one returned last
+        # time is the caller's to keep).
+        self._mask = np.zeros_like(self._mask)
+        again = np.flatnonzero(self._ended)
+        if len(again):  # NEXT_STEP: dealt again, their actions not played
+            deals.deal(again, self._rng)
+            self._restart(again)
+        bad = rows[~legal]
+        self._illegal[bad] = True
+        rewards[bad] = self.illegal_reward
+        terminated[bad] = True
+        rows, a = rows[legal], a[legal]
+        self._apply(rows, a)
+        self._play_others(rows)
+        over = rows[deals.phase[rows] == 2]
+        terminated[over] = True
+        rewards[over] = self._rewards(over)
+        self._new_masks(rows)
+        obs = self._observe()
+        infos: dict[str, Any] = {}
+        if len(bad):
+            infos["illegal"] = np.zeros(n, dtype=bool)
+            infos["illegal"][bad] = True
+            infos["_illegal"] = infos["illegal"].copy()
+        ended = np.flatnonzero(terminated)
+        if self.autoreset_mode == AutoresetMode.SAME_STEP and len(ended):
+            final = np.empty(n, dtype=object)
+            for i in ended:
+                final[i] = obs[i].copy()
+            infos["final_obs"], infos["_final_obs"] = final, terminated.copy()
+            deals.deal(ended, self._rng)
+            self._restart(ended)
+            obs[ended] = self._observe()[ended]
+        else:
+            self._ended[ended] = True
+            self._mask[ended] = 1
+        infos["action_mask"] = self._mask
+        return obs, rewards, terminated, np.zeros(n, dtype=bool), infos
+
+    def action_masks(self) -> Array:
+        """Every deal's legal indices, one row each (as maskable learners ask)."""
+        return self._mask.copy()
+
+    def _rewards(self, rows: Array) -> Array:
+        points = self.deals.points[rows].astype(np.float64)
+        p = self.players
+        mine = points[:, self.seat]
+        if self.reward_kind == "points":
+            return (mine - (points.sum(axis=1) - mine) / (p - 1)) / self._scale  # type: ignore[no-any-return]
+        best = points.max(axis=1)
+        alone = (points == best[:, None]).sum(axis=1) == 1
+        return np.where(alone, np.where(mine == best, 1.0, -1.0 / (p - 1)), 0.0)
+
+    # -- the learner's moves ---------------------------------------------------------
+
+    def _apply(self, rows: Array, a: Array) -> None:
+        deals = self.deals
+        pick = a == 0
+        deals.draw_stock(rows[pick])
+        pick = a == 1
+        deals.draw_pile(rows[pick])
+        pick = (a >= DISCARD) & (a < MELD_CARD)
+        deals.discard(rows[pick], a[pick] - DISCARD)
+        pick = (a >= MELD_CARD) & (a < LAY_MELD)
+        if pick.any():
+            self._choose(rows[pick], a[pick] - MELD_CARD)
+        pick = a == LAY_MELD
+        if pick.any():
+            r = rows[pick]
+            done = self._consistent[r] & (deals.cand.length == self._choose_n[r][:, None])
+            self._choose_n[r] = 0
+            self._choose_bits[r] = 0
+            deals.meld(r, done.argmax(axis=1))
+        pick = a >= LAYOFF
+        if pick.any():
+            k = a[pick] - LAYOFF
+            deals.layoff(rows[pick], k // 53, k % 53)
+
+    def _choose(self, rows: Array, card: Array) -> None:
+        cand = self.deals.cand
+        k = self._choose_n[rows]
+        fresh = rows[k == 0]
+        if len(fresh):
+            some, ok = self.deals.legal_melds(fresh)
+            self._consistent[fresh] = False
+            self._consistent[fresh[some]] = ok
+        self._consistent[rows] &= card[:, None] == cand.seq[:, np.minimum(k, 12)].T
+        self._choose_n[rows] = k + 1
+        self._choose_bits[rows] |= BIT[card]
+
+    def _play_others(self, rows: Array) -> None:
+        """The bots' moves until each of ``rows`` is the learner's turn or over."""
+        deals = self.deals
+        while True:
+            rows = rows[(deals.phase[rows] != 2) & (deals.to_move[rows] != self.seat)]
+            if not len(rows):
+                return
+            deals.play_random(rows, self._rng, self.log)
+
+    # -- masks and observations ------------------------------------------------------
+
+    def _new_masks(self, rows: Array) -> None:
+        deals = self.deals
+        mask = self._mask
+        mask[rows] = 0
+        rows = rows[deals.phase[rows] != 2]
+        drawing = deals.phase[rows] == 0
+        d = rows[drawing]
+        mask[d, 0] = (deals.stock_n[d] > 0) | (deals.pile_n[d] > 0)
+        mask[d, 1] = deals.pile_n[d] > 0
+        play = rows[~drawing]
+        choosing = self._choose_n[play] > 0
+        c = play[choosing]
+        if len(c):
+            cand = self.deals.cand
+            k = self._choose_n[c]
+            cons = self._consistent[c]
+            nxt = cons & (cand.length > k[:, None])
+            at, which = np.nonzero(nxt)
+            mask[c[at], MELD_CARD + cand.seq[which, k[at]]] = 1
+            mask[c, LAY_MELD] = (cons & (cand.length == k[:, None])).any(axis=1)
+        p = play[~choosing]
+        if len(p):
+            mask[p, DISCARD:DISCARD + CARDS] = unpack(deals.discards(p))
+            some, melds = deals.legal_melds(p)
+            at, which = np.nonzero(melds)
+            mask[p[some[at]], MELD_CARD + deals.cand.first[which]] = 1
+            lays = deals.layoffs(p)
+            has = np.flatnonzero((lays != 0).any(axis=1))
+            if len(has):
+                m = deals.melds
+                block = np.zeros((len(has), m, 53), dtype=np.int8)
+                block[:, :, :CARDS] = unpack(lays[has])
+                mask[p[has], LAYOFF:LAYOFF + 53 * m] = block.reshape(len(has), m * 53)
+
+    def _observe(self) -> Array:
+        """The learner's observation in every deal (the engine's :mod:`observation`)."""
+        d = self.deals
+        n, p, s = self.num_envs, self.players, self.seat
+        layout = self.layout
+        order = [(s + r) % p for r in range(p)]
+        hand = d.hands[:, s]
+        others = np.zeros(n, dtype=_U)
+        for r in order[1:]:
+            others |= d.known[:, r]
+        top = np.where(d.pile_n > 0,
+                       BIT[d.pile[self._all, np.maximum(d.pile_n - 1, 0)]], _U(0))
+        taken = np.where(d.taken >= 0, BIT[np.maximum(d.taken, 0)], _U(0))
+        words = np.zeros((n, layout.planes), dtype=_U)
+        words[:, 0] = hand
+        words[:, 1] = self._choose_bits
+        words[:, 2] = top
+        words[:, 3] = d.pile_bits
+        words[:, 4] = taken
+        words[:, 5] = d.table_bits
+        words[:, 6] = d.known[:, s]
+        for r in range(1, p):
+            words[:, len(FIXED_PLANES) + r - 1] = d.known[:, order[r]]
+        words[:, layout.unseen_plane] = _ALL & ~(hand | d.pile_bits | d.table_bits | others)
+        words[:, layout.meld_planes:] = d.meld_bits
+        # Only the planes up to the last meld on any table (the others are empty).
+        obs = np.zeros((n, layout.size), dtype=np.float32)
+        used = layout.meld_planes + int(d.meld_n.max())
+        raw = words[:, :used, None].view(np.uint8)  # (bit 52, the joker's, is never set)
+        obs[:, :used * 53] = np.unpackbits(
+            raw, axis=-1, count=53, bitorder="little").reshape(n, used * 53)
+        scal = obs[:, layout.planes * 53:]
+        over = d.phase == 2
+        choosing = self._choose_n > 0
+        phase = np.where(choosing, 2, d.phase)
+        live = np.flatnonzero(~over)
+        scal[live, phase[live]] = 1.0
+        scal[live, 3 + (d.to_move[live] - s) % p] = 1.0
+        scal[self._all, 3 + p + (d.dealer - s) % p] = 1.0
+        at = 3 + 2 * p
+        deck = float(CARDS)
+        sizes = popcount(d.hands)
+        for r, seat in enumerate(order):
+            scal[:, at + r] = sizes[:, seat] / deck
+            scal[:, at + p + 3 + r] = 1.0  # opened: no opening rule
+            scal[:, at + 2 * p + 3 + r] = d.laid[:, seat]
+            scal[:, at + 3 * p + 3 + r] = 1.0  # still in the match
+            scal[:, at + 4 * p + 3 + r] = np.clip(
+                np.where(over, d.points[:, seat], 0) / self._scale, -2.0, 2.0)
+        at += p
+        scal[:, at] = d.stock_n / deck
+        scal[:, at + 1] = d.pile_n / deck
+        scal[:, at + 2] = d.meld_n / float(d.melds)
+        at += 3 + 4 * p
+        scal[:, at] = d.turn_melds > 0
+        scal[:, at + 2] = np.minimum(1.0, d.turn_overs / float(max(self.rules.turn_overs, 1)))
+        return obs

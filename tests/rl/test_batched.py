@@ -1,0 +1,361 @@
+"""The batched environment against the engine: the same deals played side by side.
+
+Each row of a :class:`BatchedRummyEnv` starts from an engine deal
+(:meth:`BatchedRummyEnv.load`); the learner's random masked indices are played in both,
+and every move of the batch's bots is played in the engine as well. At every step the
+learner's observation, mask, reward and termination must be the engine's
+(:class:`~rummykit.rl.aec.RummyEnv`'s), every bot move must be legal in the engine, and
+at each of the learner's play positions the batch's legal melds, lay-offs and discards
+must be the engine's ``legal_actions()`` (the random bot draws from them)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+pytest.importorskip("gymnasium")
+
+from gymnasium.vector import AutoresetMode
+
+from rummykit.cards import format_cards, parse_cards
+from rummykit.engine import Deal, Layout
+from rummykit.engine.actions import Action
+from rummykit.rl import RummyEnv
+from rummykit.rl.actions import DISCARD, LAYOFF
+from rummykit.rl.arrays import Deals, unsupported_rule
+from rummykit.rl.batched import BatchedRummyEnv, sample_masked
+from rummykit.rules import preset
+
+
+def _engine_steps(env: BatchedRummyEnv, move: tuple[int, ...]) -> list[int]:
+    """The action indices of one bot move of the batch's log."""
+    kind = move[1]
+    if kind in (0, 1):
+        return [kind]
+    if kind == 2:
+        cards = [int(c) for c in env.deals.cand.seq[move[2]] if c >= 0]
+        return list(env.codec.meld_steps(Action("meld", tuple(cards))))
+    if kind == 3:
+        return [LAYOFF + 53 * move[2] + move[3]]
+    return [DISCARD + move[2]]
+
+
+def _batch_legal(env: BatchedRummyEnv, row: int) -> set[str]:
+    """The engine actions the batch's deal ``row`` allows its mover now (in play)."""
+    deals = env.deals
+    rows = np.array([row])
+    out = set()
+    some, melds = deals.legal_melds(rows)
+    for k in np.flatnonzero(melds[0]) if len(some) else ():
+        cards = tuple(int(c) for c in deals.cand.seq[k] if c >= 0)
+        out.add(str(Action("meld", cards)))
+    lays = deals.layoffs(rows)[0]
+    for j in range(deals.melds):
+        for c in range(52):
+            if int(lays[j]) >> c & 1:
+                out.add(str(Action("layoff", (c,), meld=j + 1)))
+    word = int(deals.discards(rows)[0])
+    out.update(str(Action("discard", (c,))) for c in range(52) if word >> c & 1)
+    return out
+
+
+def _play_side_by_side(rules_name: str, players: int, seat: int, n: int, seed: int,
+                       steps: int) -> int:
+    """Play ``n`` deals in both for up to ``steps`` learner steps; return the steps
+    compared."""
+    rules = preset(rules_name)
+    engines = [RummyEnv(rules, players, illegal_reward=None) for _ in range(n)]
+    for i, e in enumerate(engines):
+        e.reset(seed=seed * 1000 + i)
+    batch = BatchedRummyEnv(n, rules, players, seat=seat)
+    batch.log = []
+    agent = engines[0].possible_agents[seat]
+
+    def mirror() -> None:
+        assert batch.log is not None
+        for move in batch.log:
+            e = engines[move[0]]
+            for index in _engine_steps(batch, move):
+                assert e._mask[index], (move, e.deal.legal_actions())
+                e.step(index)
+        batch.log.clear()
+
+    obs, infos = batch.load([e.deal for e in engines], seed=seed)
+    mirror()
+    live = np.ones(n, dtype=bool)
+    rng = np.random.default_rng(seed)
+    compared = 0
+    for _ in range(steps):
+        for i in np.flatnonzero(live):
+            e = engines[i]
+            seen = e.observe(agent)
+            assert e.agent_selection == agent or e.terminations[agent]
+            np.testing.assert_array_equal(obs[i], seen["observation"], err_msg=f"row {i}")
+            np.testing.assert_array_equal(infos["action_mask"][i], seen["action_mask"],
+                                          err_msg=f"row {i}: {e.text()}")
+            if e.deal.phase == "play" and not e.choosing:
+                assert _batch_legal(batch, int(i)) == {str(a) for a in e.deal.legal_actions()}
+            compared += 1
+        if not live.any():
+            break
+        masks = infos["action_mask"]
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        obs, rewards, terminated, _, infos = batch.step(actions)
+        for i in np.flatnonzero(live):
+            engines[i].step(int(actions[i]))
+        log = batch.log
+        assert log is not None
+        batch.log = [m for m in log if live[m[0]]]
+        mirror()
+        for i in np.flatnonzero(live):
+            e = engines[i]
+            assert bool(terminated[i]) == e.terminations[agent], f"row {i}"
+            assert rewards[i] == pytest.approx(e._cumulative_rewards[agent]), f"row {i}"
+            if terminated[i]:
+                np.testing.assert_array_equal(obs[i], e.observe(agent)["observation"])
+                live[i] = False
+    return compared
+
+
+@pytest.mark.parametrize(("rules", "players", "seat"), [
+    ("classic", 2, 0), ("classic", 2, 1), ("classic", 4, 2), ("basic", 3, 0),
+    ("one-deal", 2, 1),
+])
+def test_the_batch_plays_as_the_engine(rules: str, players: int, seat: int) -> None:
+    compared = _play_side_by_side(rules, players, seat, n=32, seed=players * 7 + seat,
+                                  steps=600)
+    assert compared > 2500
+
+
+def test_rules_the_arrays_do_not_play_are_refused_by_name() -> None:
+    assert unsupported_rule(preset("classic")) is None
+    assert unsupported_rule(preset("ramino")) == "decks: one deck only"
+    assert unsupported_rule(preset("rummy500")) == "aces: low only"
+    with pytest.raises(ValueError, match="taken_discard: forbidden"):
+        Deals(preset("limited-stock"), 2, 4)
+    with pytest.raises(ValueError, match="aces: low only"):
+        BatchedRummyEnv(4, preset("classic").replace(aces="high-low"), 2)
+
+
+# -- written positions: the rules that random play seldom reaches ----------------------
+
+CLASSIC = preset("classic")
+
+
+def _cards(text: str) -> tuple[int, ...]:
+    return tuple(int(c) for c in parse_cards(text.split()))
+
+
+def _start(hands: tuple[str, str], stock: str, pile: str) -> Deal:
+    """A classic 2-player deal, seat 1 to move (seat 0 deals), from written cards; the
+    rest of the deck goes to the bottom of the stock."""
+    held = [_cards(h) for h in hands]
+    top, up = _cards(stock), _cards(pile)
+    used = {*held[0], *held[1], *top, *up}
+    rest = tuple(c for c in range(52) if c not in used)
+    return Deal(CLASSIC, players=2, dealer=0, layout=Layout(tuple(held), top + rest, up))
+
+
+def _both(deal: Deal, moves: list[str]) -> Deals:
+    """Play ``moves`` in the engine's ``deal`` and in row 0 of a Deals loaded from it,
+    checking after each that both agree on who is to move and whether the deal is over."""
+    deals = Deals(deal.rules, deal.players, 1)
+    deals.load(0, deal)
+    row = np.array([0])
+    for text in moves:
+        action = Action.parse(text)
+        deal.apply(action)
+        match action.kind:
+            case "draw-stock":
+                deals.draw_stock(row)
+            case "draw-pile":
+                deals.draw_pile(row)
+            case "meld":
+                bits = sum(1 << c for c in action.cards)
+                deals.meld(row, np.flatnonzero(deals.cand.bits == bits))
+            case "layoff":
+                deals.layoff(row, np.array([action.meld - 1]), np.array(action.cards))
+            case "discard":
+                deals.discard(row, np.array(action.cards))
+        assert (int(deals.phase[0]) == 2) == deal.is_over, text
+        if not deal.is_over:
+            assert int(deals.to_move[0]) == deal.to_move
+    return deals
+
+
+def test_seed002_going_out_in_one_turn_is_rummy_and_doubles_the_points() -> None:
+    """Seed 002 (classic), scoring: the winner collects the others' hand points, doubled
+    for a rummy (the whole hand out in one turn, nothing laid before)."""
+    deal = _start(("2S 3S 4S 5D 6D 7D 8C 9C JD KD", "AH 2H 3H 4H 5H 6H 7H 8H 9H TH"),
+                  "KS", "QC")
+    deals = _both(deal, ["draw stock", "meld AH 2H 3H 4H 5H 6H 7H 8H 9H TH", "discard KS"])
+    left = 2 + 3 + 4 + 5 + 6 + 7 + 8 + 9 + 10 + 10
+    assert deal.result is not None and deal.result.points == (0, 2 * left)
+    assert [int(p) for p in deals.points[0]] == [0, 2 * left]
+
+
+def test_seed002_a_meld_that_leaves_only_the_taken_card_unplayable_is_not_legal() -> None:
+    """Seed 002: the card taken from the pile may not be discarded that turn, so a meld
+    that would leave it alone, with nowhere to lay it off, cannot end the turn."""
+    run = "AH 2H 3H 4H 5H 6H 7H 8H 9H TH"
+    for top, legal in (("KS", False), ("JH", True)):
+        deal = _start(("2S 3S 4S 5D 6D 7D 8C 9C JD KD", run), "QS", top)
+        deals = _both(deal, ["draw pile"])
+        whole = str(Action("meld", _cards(run)))
+        assert (whole in {str(a) for a in deal.legal_actions()}) is legal
+        some, ok = deals.legal_melds(np.array([0]))
+        k = int(np.flatnonzero(deals.cand.bits == sum(1 << c for c in _cards(run)))[0])
+        assert bool(len(some) and ok[0, k]) is legal, top
+
+
+def test_a_position_that_comes_a_third_time_ends_the_deal_with_no_points() -> None:
+    """RULES.md, the engine's rules: a deal whose position at the start of a turn comes
+    up ``repetition`` (3) times ends with no winner. Both players take the pile card and
+    throw back the one they took the turn before, so the turns go round in six."""
+    hands = ("2S 3S 4S 5D 6D 7D 8C 9C JD KD", "AH 3H 5H 7H 9H JC 2C 4C 6C TC")
+    deal = _start(hands, "QS", "KH")
+    moves: list[str] = []
+    throw = {0: "5D", 1: "AH"}
+    while not deal.is_over and len(moves) < 80:
+        seat = deal.to_move
+        taken = format_cards([deal.pile[-1]])
+        for text in ("draw pile", f"discard {throw[seat]}"):
+            deal.apply(Action.parse(text))
+            moves.append(text)
+        throw[seat] = taken
+    assert deal.result is not None and deal.result.end == "repetition"
+    assert len(moves) == 24  # turns 1 and 7 counted, turn 13 the third time
+    deals = _both(_start(hands, "QS", "KH"), moves)
+    assert int(deals.phase[0]) == 2 and int(deals.winner[0]) == -1
+    assert [int(p) for p in deals.points[0]] == [0, 0]
+
+
+# -- the environment ---------------------------------------------------------------
+
+
+def _run(env: BatchedRummyEnv, steps: int, seed: int) -> list[tuple[Any, ...]]:
+    """``steps`` steps of masked random indices; every step's arrays."""
+    rng = np.random.default_rng(seed)
+    obs, infos = env.reset(seed=seed)
+    out: list[tuple[Any, ...]] = [(obs, infos["action_mask"])]
+    for _ in range(steps):
+        out.append(env.step(sample_masked(infos["action_mask"], rng)))
+        infos = out[-1][4]
+    return out
+
+
+def test_the_same_seed_deals_and_plays_the_same_deals() -> None:
+    first, again = (_run(BatchedRummyEnv(6, "classic", 2), 60, seed=4) for _ in range(2))
+    for a, b in zip(first, again, strict=True):
+        np.testing.assert_array_equal(a[0], b[0])
+    other = _run(BatchedRummyEnv(6, "classic", 2), 0, seed=5)
+    assert not np.array_equal(first[0][0], other[0][0])
+
+
+def test_every_observation_lies_in_the_space_and_rewards_come_only_at_the_end() -> None:
+    env = BatchedRummyEnv(16, "basic", 3, seat=2)
+    space = env.single_observation_space
+    ended = 0
+    for obs, rewards, terminated, truncated, infos in _run(env, 300, seed=8)[1:]:
+        assert all(space.contains(row) for row in obs)
+        assert not truncated.any() and np.all(rewards[~terminated] == 0)
+        ended += int(terminated.sum())
+        # A deal that ended allows every index until it is dealt again.
+        assert np.all(infos["action_mask"][terminated] == 1)
+        assert np.all(infos["action_mask"][~terminated].sum(axis=1) > 0)
+    assert ended > 10
+
+
+def _until_a_deal_ends(env: BatchedRummyEnv, seed: int) -> tuple[Any, ...]:
+    """Masked random steps until some deal ends; that step's arrays."""
+    rng = np.random.default_rng(seed)
+    infos = env.reset(seed=seed)[1]
+    for _ in range(400):
+        out = env.step(sample_masked(infos["action_mask"], rng))
+        infos = out[4]
+        if out[2].any():
+            return out
+    raise AssertionError("no deal ended in 400 steps")
+
+
+def test_next_step_deals_again_without_playing_the_action() -> None:
+    env = BatchedRummyEnv(8, "classic", 2)
+    done = np.flatnonzero(_until_a_deal_ends(env, seed=1)[2])
+    obs, rewards, terminated, _, _ = env.step(np.zeros(8, dtype=np.int64))
+    hand = obs[done, :52].sum(axis=1)
+    assert np.all(hand == 10) and np.all(rewards[done] == 0) and not terminated[done].any()
+
+
+def test_same_step_gives_the_final_observation_and_the_new_deal_at_once() -> None:
+    env = BatchedRummyEnv(8, "classic", 2, autoreset_mode=AutoresetMode.SAME_STEP)
+    obs, _, terminated, _, infos = _until_a_deal_ends(env, seed=2)
+    done = np.flatnonzero(terminated)
+    assert np.array_equal(infos["_final_obs"], terminated)
+    scalars = env.layout.planes * 53
+    for i in done:
+        final = infos["final_obs"][i]
+        assert final[scalars:scalars + 3].sum() == 0  # no phase: the deal is over
+        assert obs[i, :52].sum() == 10 and obs[i, scalars] == 1.0  # a new deal, to draw
+    assert np.all(infos["action_mask"][done].sum(axis=1) <= 2)
+
+
+def test_an_illegal_index_ends_that_deal_and_one_outside_the_space_changes_nothing() -> None:
+    env = BatchedRummyEnv(4, "classic", 2, illegal_reward=-3.0)
+    _obs, infos = env.reset(seed=3)
+    with pytest.raises(ValueError, match=r"not in 0\.\.1080"):
+        env.step(np.array([0, 0, 0, 5000]))
+    np.testing.assert_array_equal(env.action_masks(), infos["action_mask"])
+    actions = sample_masked(infos["action_mask"], np.random.default_rng(0))
+    actions[1] = 1080  # a joker's lay-off at the low end: never legal in classic
+    _, rewards, terminated, _, infos = env.step(actions)
+    assert terminated[1] and rewards[1] == -3.0 and infos["illegal"][1]
+    assert not infos["illegal"][[0, 2, 3]].any()
+
+
+def test_win_rewards_pay_the_winner_one_and_the_others_share_minus_one() -> None:
+    env = BatchedRummyEnv(16, "classic", 3, reward="win")
+    paid = [r[1][r[2]] for r in _run(env, 400, seed=6)[1:]]
+    values = np.concatenate(paid)
+    assert len(values) and set(np.round(values, 6)) <= {1.0, -0.5, 0.0}
+
+
+def test_sample_masked_draws_each_allowed_index_alike() -> None:
+    masks = np.zeros((3, 1081), dtype=np.int8)
+    masks[0, [0, 500, 1080]] = 1
+    masks[1, 7] = 1
+    masks[2, :] = 1
+    rng = np.random.default_rng(0)
+    counts = np.zeros((3, 1081))
+    for _ in range(3000):
+        counts[np.arange(3), sample_masked(masks, rng)] += 1
+    assert np.all(counts[masks == 0] == 0)
+    assert counts[1, 7] == 3000
+    assert np.all(np.abs(counts[0, [0, 500, 1080]] - 1000) < 120)
+
+
+def test_bad_arguments_are_refused() -> None:
+    with pytest.raises(ValueError, match="num_envs"):
+        BatchedRummyEnv(0)
+    with pytest.raises(ValueError, match="seat 2"):
+        BatchedRummyEnv(2, "classic", 2, seat=2)
+    with pytest.raises(ValueError, match="reward"):
+        BatchedRummyEnv(2, reward="money")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="decks: one deck only"):
+        BatchedRummyEnv(2, "ramino", 2)
+
+
+def test_make_vec_of_the_arrays_id_gives_the_batched_environment() -> None:
+    import gymnasium
+
+    from rummykit.rl import ARRAYS_ENV_ID
+
+    vec = gymnasium.make_vec(ARRAYS_ENV_ID, num_envs=5, rules="basic", players=3)
+    assert isinstance(vec, BatchedRummyEnv) and vec.players == 3
+    obs, infos = vec.reset(seed=0)
+    assert obs.shape == (5, vec.layout.size) and infos["action_mask"].shape == (5, 1081)
+    single = gymnasium.make(ARRAYS_ENV_ID)
+    assert single.observation_space.shape == (BatchedRummyEnv(1).layout.size,)
+    with pytest.raises(ValueError, match="'random' bot only"):
+        BatchedRummyEnv(2, "classic", 2, opponents="expert")
