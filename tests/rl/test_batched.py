@@ -34,6 +34,8 @@ def _engine_steps(env: BatchedRummyEnv, move: tuple[int, ...]) -> list[int]:
     kind = move[1]
     if kind in (0, 1):
         return [kind]
+    if kind == 5:
+        return [move[2]]
     if kind == 2:
         cards = [int(c) for c in env.deals.cand.seq[move[2]] if c >= 0]
         return list(env.codec.meld_steps(Action("meld", tuple(cards))))
@@ -62,14 +64,23 @@ def _batch_legal(env: BatchedRummyEnv, row: int) -> set[str]:
 
 
 def _play_side_by_side(rules_name: str, players: int, seat: int, n: int, seed: int,
-                       steps: int) -> int:
+                       steps: int, policy: bool = False) -> int:
     """Play ``n`` deals in both for up to ``steps`` learner steps; return the steps
-    compared."""
+    compared. With ``policy``, the opponents are a policy of masked random indices, and
+    what it is shown is compared with the engine's observation and mask of its seat."""
     rules = preset(rules_name)
     engines = [RummyEnv(rules, players, illegal_reward=None) for _ in range(n)]
     for i, e in enumerate(engines):
         e.reset(seed=seed * 1000 + i)
-    batch = BatchedRummyEnv(n, rules, players, seat=seat)
+    shown: list[tuple[Any, Any]] = []
+    choices = np.random.default_rng(seed + 1)
+
+    def random_policy(obs: Any, masks: Any) -> Any:
+        shown.extend(zip(obs, masks, strict=True))
+        return sample_masked(masks, choices)
+
+    batch = BatchedRummyEnv(n, rules, players, random_policy if policy else "random",
+                            seat=seat)
     batch.log = []
     agent = engines[0].possible_agents[seat]
 
@@ -77,6 +88,11 @@ def _play_side_by_side(rules_name: str, players: int, seat: int, n: int, seed: i
         assert batch.log is not None
         for move in batch.log:
             e = engines[move[0]]
+            if move[1] == 5:  # an index of the policy: it saw what the engine shows
+                obs, mask = shown.pop(0)
+                seen = e.observe(e.agent_selection)
+                np.testing.assert_array_equal(obs, seen["observation"])
+                np.testing.assert_array_equal(mask, seen["action_mask"])
             for index in _engine_steps(batch, move):
                 assert e._mask[index], (move, e.deal.legal_actions())
                 e.step(index)
@@ -107,7 +123,12 @@ def _play_side_by_side(rules_name: str, players: int, seat: int, n: int, seed: i
             engines[i].step(int(actions[i]))
         log = batch.log
         assert log is not None
-        batch.log = [m for m in log if live[m[0]]]
+        # The deals that ended before are dealt again in the batch only: leave out their
+        # moves, and what the policy was shown for them.
+        kept = [(m, shown.pop(0) if m[1] == 5 else None) for m in log]
+        kept = [(m, seen) for m, seen in kept if live[m[0]]]
+        batch.log = [m for m, _ in kept]
+        shown[:0] = [seen for _, seen in kept if seen is not None]
         mirror()
         for i in np.flatnonzero(live):
             e = engines[i]
@@ -127,6 +148,13 @@ def test_the_batch_plays_as_the_engine(rules: str, players: int, seat: int) -> N
     compared = _play_side_by_side(rules, players, seat, n=32, seed=players * 7 + seat,
                                   steps=600)
     assert compared > 2500
+
+
+@pytest.mark.parametrize(("rules", "players", "seat"), [("classic", 2, 1), ("basic", 4, 0)])
+def test_a_policy_opponent_sees_and_plays_as_in_the_engine(rules: str, players: int,
+                                                           seat: int) -> None:
+    compared = _play_side_by_side(rules, players, seat, n=16, seed=3, steps=400, policy=True)
+    assert compared > 1000
 
 
 def test_rules_the_arrays_do_not_play_are_refused_by_name() -> None:
@@ -357,5 +385,11 @@ def test_make_vec_of_the_arrays_id_gives_the_batched_environment() -> None:
     assert obs.shape == (5, vec.layout.size) and infos["action_mask"].shape == (5, 1081)
     single = gymnasium.make(ARRAYS_ENV_ID)
     assert single.observation_space.shape == (BatchedRummyEnv(1).layout.size,)
-    with pytest.raises(ValueError, match="'random' bot only"):
+    with pytest.raises(ValueError, match="'random' only"):
         BatchedRummyEnv(2, "classic", 2, opponents="expert")
+    with pytest.raises(TypeError, match="neither 'random' nor a BatchPolicy"):
+        BatchedRummyEnv(2, "classic", 2, opponents=3)  # type: ignore[arg-type]
+    cheat = BatchedRummyEnv(2, "classic", 2, lambda obs, masks: np.full(len(masks), 1080),
+                            seat=1)
+    with pytest.raises(ValueError, match="chose index 1080"):
+        cheat.reset(seed=0)  # seat 0 moves first in one deal at least

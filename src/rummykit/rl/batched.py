@@ -1,8 +1,8 @@
 """Many deals as NumPy arrays, stepped together: the batched environment for training.
 
-``BatchedRummyEnv(num_envs, rules, players)`` is a Gymnasium vector environment like
-:class:`~rummykit.rl.vector.VectorRummyEnv` (one learning seat against the ``random`` bot
-in every deal, observations ``(num_envs, D)`` float32, masks ``(num_envs, n)`` int8 in
+``BatchedRummyEnv(num_envs, rules, players, opponents)`` is a Gymnasium vector
+environment like :class:`~rummykit.rl.vector.VectorRummyEnv` (one learning seat in every
+deal, observations ``(num_envs, D)`` float32, masks ``(num_envs, n)`` int8 in
 ``infos["action_mask"]``), but its deals are the rows of :class:`~rummykit.rl.arrays.Deals`,
 not engine objects, and each rule is one array operation over all the rows that it
 concerns. A step costs about as much for 16 deals as for 256, so a large batch is many
@@ -10,10 +10,12 @@ times faster than stepping the deals one by one (bench/rl.py measures both).
 
 It plays what :mod:`rummykit.rl.arrays` plays (``classic``, ``basic``, ``one-deal``),
 card for card as the engine does; episodes are one deal; rewards ``"points"`` or
-``"win"`` (as :func:`~rummykit.rl.aec.deal_rewards`); the opponents play as the ``random``
-bot: each move drawn uniformly from the engine's legal actions, a whole meld being one
-of them. The deals dealt for a seed are not those :class:`VectorRummyEnv` deals for it
-(each is a uniform shuffle, drawn from NumPy's generator).
+``"win"`` (as :func:`~rummykit.rl.aec.deal_rewards`). The opponents are the ``random``
+bot (each move drawn uniformly from the engine's legal actions, a whole meld being one of
+them) or a :data:`BatchPolicy`: a function given the observations and masks of every deal
+where an opponent is to move, that returns an index for each, as a copy of the learner
+does for self-play. The deals dealt for a seed are not those :class:`VectorRummyEnv` deals
+for it (each is a uniform shuffle, drawn from NumPy's generator).
 
 The observation and the mask returned by a step are new arrays, the caller's to keep.
 
@@ -31,7 +33,8 @@ True
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -46,9 +49,14 @@ from rummykit.rl.arrays import BIT, CARDS, Deals, popcount, unpack
 from rummykit.rl.observation import FIXED_PLANES, Layout
 from rummykit.rules import Rules
 
-__all__ = ["BatchedRummyEnv", "sample_masked"]
+__all__ = ["BatchPolicy", "BatchedRummyEnv", "sample_masked"]
 
 Array = npt.NDArray[Any]
+
+BatchPolicy: TypeAlias = Callable[[Array, Array], Array]
+"""A policy over a batch: given the observations ``(k, D)`` and the action masks ``(k, n)``
+of the deals where it is to move, one index for each (a copy of the learner, for
+self-play over the whole batch)."""
 _U = np.uint64
 _ALL = _U((1 << CARDS) - 1)
 
@@ -79,8 +87,9 @@ def sample_masked(masks: Array, rng: np.random.Generator) -> Array:
 
 
 class BatchedRummyEnv(VectorEnv[Array, Array, Array]):
-    """``num_envs`` deals as arrays, one learning seat against the ``random`` bot (see the
-    module's description). ``opponents`` must be ``"random"``; ``seat``, ``reward``,
+    """``num_envs`` deals as arrays, one learning seat against the ``random`` bot or a
+    :data:`BatchPolicy` (see the module's description); an index that the policy chooses
+    and its mask does not allow is a ValueError. ``seat``, ``reward``,
     ``illegal_reward`` and ``autoreset_mode`` are :class:`~rummykit.rl.vector.
     VectorRummyEnv`'s; the episode is one deal. ``gymnasium.make_vec(ARRAYS_ENV_ID,
     num_envs=N)`` makes one (``rummykit.rl.ARRAYS_ENV_ID``, ``"rummykit/RummyArrays-v0"``,
@@ -91,15 +100,24 @@ class BatchedRummyEnv(VectorEnv[Array, Array, Array]):
 
     def __init__(
         self, num_envs: int = 1024, rules: str | Rules = "classic", players: int = 2,
-        opponents: str = "random", *, seat: int = 0, reward: RewardKind = "points",
+        opponents: str | BatchPolicy = "random", *, seat: int = 0,
+        reward: RewardKind = "points",
         illegal_reward: float = -1.0,
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
     ) -> None:
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, not {num_envs}")
-        if opponents != "random":
-            raise ValueError(f"opponents {opponents!r}: the arrays play the 'random' bot "
-                             "only (VectorRummyEnv plays any opponent)")
+        if isinstance(opponents, str):
+            if opponents != "random":
+                raise ValueError(f"opponents {opponents!r}: of the bots, the arrays play "
+                                 "'random' only (or give a BatchPolicy; VectorRummyEnv "
+                                 "plays any bot)")
+            self._policy: BatchPolicy | None = None
+        elif callable(opponents):
+            self._policy = opponents
+        else:
+            raise TypeError(f"opponents: {type(opponents).__name__} is neither 'random' nor "
+                            "a BatchPolicy (a function of observations and masks)")
         if reward not in ("points", "win"):
             raise ValueError(f"reward {reward!r}: 'points' or 'win'")
         if not 0 <= seat < players:
@@ -285,7 +303,27 @@ class BatchedRummyEnv(VectorEnv[Array, Array, Array]):
             rows = rows[(deals.phase[rows] != 2) & (deals.to_move[rows] != self.seat)]
             if not len(rows):
                 return
-            deals.play_random(rows, self._rng, self.log)
+            if self._policy is None:
+                deals.play_random(rows, self._rng, self.log)
+            else:
+                self._play_policy(rows, self._policy)
+
+    def _play_policy(self, rows: Array, policy: BatchPolicy) -> None:
+        """One index of the policy for the mover of each of ``rows``."""
+        self._new_masks(rows)
+        masks = self._mask[rows]
+        obs = self._observe(rows, self.deals.to_move[rows])
+        chosen = np.asarray(policy(obs, masks.copy()), dtype=np.int64).reshape(len(rows))
+        inside = (chosen >= 0) & (chosen < self.codec.size)
+        legal = inside.copy()
+        legal[inside] = masks[np.flatnonzero(inside), chosen[inside]] == 1
+        if not legal.all():
+            bad = int(np.flatnonzero(~legal)[0])
+            raise ValueError(f"the opponents' policy chose index {int(chosen[bad])} in deal "
+                             f"{int(rows[bad])}, which its action mask does not allow")
+        if self.log is not None:
+            self.log += [(int(r), 5, int(a)) for r, a in zip(rows, chosen, strict=True)]
+        self._apply(rows, chosen)
 
     # -- masks and observations ------------------------------------------------------
 
@@ -323,60 +361,80 @@ class BatchedRummyEnv(VectorEnv[Array, Array, Array]):
                 block[:, :, :CARDS] = unpack(lays[has])
                 mask[p[has], LAYOFF:LAYOFF + 53 * m] = block.reshape(len(has), m * 53)
 
-    def _observe(self) -> Array:
-        """The learner's observation in every deal (the engine's :mod:`observation`)."""
+    def _observe(self, rows: Array | None = None, seats: Array | None = None) -> Array:
+        """The observation of ``seats`` (the learner's by default) in ``rows`` (every deal
+        by default), as the engine's :mod:`~rummykit.rl.observation` makes it."""
         d = self.deals
-        n, p, s = self.num_envs, self.players, self.seat
+        p = self.players
+        every = rows is None  # (then whole arrays, not copies of their rows)
+        if rows is None:
+            rows = self._all
+        if seats is None:
+            seats = np.full(len(rows), self.seat)
+
+        def take(a: Array) -> Array:
+            return a if every else a[rows]
+
+        n = len(rows)
         layout = self.layout
-        order = [(s + r) % p for r in range(p)]
-        hand = d.hands[:, s]
+        order = [(seats + r) % p for r in range(p)]
+        hands = take(d.hands)
+        known = take(d.known)
+        at_row = np.arange(n)
+        hand = hands[at_row, seats]
         others = np.zeros(n, dtype=_U)
-        for r in order[1:]:
-            others |= d.known[:, r]
-        top = np.where(d.pile_n > 0,
-                       BIT[d.pile[self._all, np.maximum(d.pile_n - 1, 0)]], _U(0))
-        taken = np.where(d.taken >= 0, BIT[np.maximum(d.taken, 0)], _U(0))
+        for r in range(1, p):
+            others |= known[at_row, order[r]]
+        pile_n = take(d.pile_n)
+        pile_bits = take(d.pile_bits)
+        table_bits = take(d.table_bits)
+        top = np.where(pile_n > 0, BIT[d.pile[rows, np.maximum(pile_n - 1, 0)]], _U(0))
+        taken = take(d.taken)
         words = np.zeros((n, layout.planes), dtype=_U)
         words[:, 0] = hand
-        words[:, 1] = self._choose_bits
+        words[:, 1] = take(self._choose_bits)
         words[:, 2] = top
-        words[:, 3] = d.pile_bits
-        words[:, 4] = taken
-        words[:, 5] = d.table_bits
-        words[:, 6] = d.known[:, s]
+        words[:, 3] = pile_bits
+        words[:, 4] = np.where(taken >= 0, BIT[np.maximum(taken, 0)], _U(0))
+        words[:, 5] = table_bits
+        words[:, 6] = known[at_row, seats]
         for r in range(1, p):
-            words[:, len(FIXED_PLANES) + r - 1] = d.known[:, order[r]]
-        words[:, layout.unseen_plane] = _ALL & ~(hand | d.pile_bits | d.table_bits | others)
-        words[:, layout.meld_planes:] = d.meld_bits
+            words[:, len(FIXED_PLANES) + r - 1] = known[at_row, order[r]]
+        words[:, layout.unseen_plane] = _ALL & ~(hand | pile_bits | table_bits | others)
+        meld_n = take(d.meld_n)
+        words[:, layout.meld_planes:] = take(d.meld_bits)
         # Only the planes up to the last meld on any table (the others are empty).
         obs = np.zeros((n, layout.size), dtype=np.float32)
-        used = layout.meld_planes + int(d.meld_n.max())
+        used = layout.meld_planes + (int(meld_n.max()) if n else 0)
         raw = words[:, :used, None].view(np.uint8)  # (bit 52, the joker's, is never set)
         obs[:, :used * 53] = np.unpackbits(
             raw, axis=-1, count=53, bitorder="little").reshape(n, used * 53)
         scal = obs[:, layout.planes * 53:]
-        over = d.phase == 2
-        choosing = self._choose_n > 0
-        phase = np.where(choosing, 2, d.phase)
+        phase_now = take(d.phase)
+        over = phase_now == 2
+        phase = np.where(take(self._choose_n) > 0, 2, phase_now)
         live = np.flatnonzero(~over)
         scal[live, phase[live]] = 1.0
-        scal[live, 3 + (d.to_move[live] - s) % p] = 1.0
-        scal[self._all, 3 + p + (d.dealer - s) % p] = 1.0
+        scal[live, 3 + (d.to_move[rows[live]] - seats[live]) % p] = 1.0
+        scal[at_row, 3 + p + (take(d.dealer) - seats) % p] = 1.0
         at = 3 + 2 * p
         deck = float(CARDS)
-        sizes = popcount(d.hands)
-        for r, seat in enumerate(order):
-            scal[:, at + r] = sizes[:, seat] / deck
+        sizes = popcount(hands)
+        laid = take(d.laid)
+        points = np.where(over[:, None], take(d.points), 0) / self._scale
+        for r in range(p):
+            seat = order[r]
+            scal[:, at + r] = sizes[at_row, seat] / deck
             scal[:, at + p + 3 + r] = 1.0  # opened: no opening rule
-            scal[:, at + 2 * p + 3 + r] = d.laid[:, seat]
+            scal[:, at + 2 * p + 3 + r] = laid[at_row, seat]
             scal[:, at + 3 * p + 3 + r] = 1.0  # still in the match
-            scal[:, at + 4 * p + 3 + r] = np.clip(
-                np.where(over, d.points[:, seat], 0) / self._scale, -2.0, 2.0)
+            scal[:, at + 4 * p + 3 + r] = np.clip(points[at_row, seat], -2.0, 2.0)
         at += p
-        scal[:, at] = d.stock_n / deck
-        scal[:, at + 1] = d.pile_n / deck
-        scal[:, at + 2] = d.meld_n / float(d.melds)
+        scal[:, at] = take(d.stock_n) / deck
+        scal[:, at + 1] = pile_n / deck
+        scal[:, at + 2] = meld_n / float(d.melds)
         at += 3 + 4 * p
-        scal[:, at] = d.turn_melds > 0
-        scal[:, at + 2] = np.minimum(1.0, d.turn_overs / float(max(self.rules.turn_overs, 1)))
+        scal[:, at] = take(d.turn_melds) > 0
+        turn_overs = take(d.turn_overs) / float(max(self.rules.turn_overs, 1))
+        scal[:, at + 2] = np.minimum(1.0, turn_overs)
         return obs
