@@ -333,6 +333,8 @@ class Deals:
     # -- playing ---------------------------------------------------------------------
 
     def draw_stock(self, rows: Array) -> None:
+        if not len(rows):
+            return
         over = rows[self.stock_n[rows] == 0]
         if len(over):  # the pile turned over without shuffling: its bottom card on top
             size = self.pile_n[over]
@@ -354,6 +356,8 @@ class Deals:
         self.pos_n[rows] = 0  # the stock never grows back: no position comes again
 
     def draw_pile(self, rows: Array) -> None:
+        if not len(rows):
+            return
         self._count_positions(rows)
         seat = self.to_move[rows]
         top = self.pile_n[rows] - 1
@@ -400,6 +404,8 @@ class Deals:
             self._finish(rows[out], seat[out])
 
     def discard(self, rows: Array, card: Array) -> None:
+        if not len(rows):
+            return
         seat = self.to_move[rows]
         bits = BIT[card]
         self.hands[rows, seat] &= ~bits
