@@ -84,7 +84,7 @@ class ActionCodec:
     'layoff 7H 2'
     """
 
-    __slots__ = ("_known", "layoff_low", "max_melds", "rules", "size")
+    __slots__ = ("_known", "_table", "layoff_low", "max_melds", "rules", "size")
 
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
         # For pickle and copy.deepcopy (a compiled class is made through its constructor
@@ -97,6 +97,7 @@ class ActionCodec:
         self.layoff_low = LAYOFF + CARD_CODES * self.max_melds
         self.size = self.layoff_low + self.max_melds
         self._known: dict[Action, int] = {}
+        self._table: list[Action | None] | None = None
 
     def index(self, action: Action) -> int:
         """The one index of a draw, ``end``, discard or lay-off (a meld is several steps:
@@ -127,12 +128,31 @@ class ActionCodec:
         out = []
         for action in legal:
             i = known.get(action)
-            if i is None:
-                i = MELD_CARD + action.cards[0] if action.kind == "meld" else self.index(action)
-                if len(known) < _KNOWN_LIMIT:
-                    known[action] = i
-            out.append(i)
+            out.append(self._first_index(action) if i is None else i)
         return out
+
+    def fill(self, legal: list[Action], mask: bytearray) -> None:
+        """Set ``mask`` to 1 at the first index of each of ``legal`` (as :meth:`indices`,
+        without the list)."""
+        known = self._known
+        for action in legal:
+            i = known.get(action)
+            mask[self._first_index(action) if i is None else i] = 1
+
+    def _first_index(self, action: Action) -> int:
+        """The first index of an action not looked up before, kept for the next time."""
+        i = MELD_CARD + action.cards[0] if action.kind == "meld" else self.index(action)
+        if len(self._known) < _KNOWN_LIMIT:
+            self._known[action] = i
+        return i
+
+    def one_step(self, index: int) -> Action | None:
+        """:meth:`action` of an index in range, looked up in a table made at the first
+        call."""
+        table = self._table
+        if table is None:
+            table = self._table = [self.action(i) for i in range(self.size)]
+        return table[index]
 
     def meld_steps(self, action: Action) -> tuple[int, ...]:
         """The indices that choose a meld: each card in the order written, then 162."""

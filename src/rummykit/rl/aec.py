@@ -218,8 +218,7 @@ class RummyEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZ
         legal = self._legal = deal.legal_actions()
         self._melds = None  # made at the first meld step
         mask = bytearray(self.codec.size)
-        for i in self.codec.indices(legal):
-            mask[i] = 1
+        self.codec.fill(legal, mask)
         self._mask = mask
         self.agent_selection = self.possible_agents[deal.to_move]
 
@@ -279,7 +278,7 @@ class RummyEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZ
             played = Action("meld", self._choosing)
             self._choosing = ()
         else:
-            found = self.codec.action(index)
+            found = self.codec.one_step(index)
             assert found is not None
             played = found
         match = self.match
