@@ -100,7 +100,8 @@ def _play_side_by_side(rules_name: str, players: int, seat: int, n: int, seed: i
 
     obs, infos = batch.load([e.deal for e in engines], seed=seed)
     mirror()
-    live = np.ones(n, dtype=bool)
+    # (A deal the bots ended before the learner's first move is not compared.)
+    live = np.array([not e.terminations[agent] for e in engines])
     rng = np.random.default_rng(seed)
     compared = 0
     for _ in range(steps):
@@ -329,17 +330,53 @@ def test_same_step_gives_the_final_observation_and_the_new_deal_at_once() -> Non
     assert np.all(infos["action_mask"][done].sum(axis=1) <= 2)
 
 
-def test_an_illegal_index_ends_that_deal_and_one_outside_the_space_changes_nothing() -> None:
+def test_an_index_the_mask_refuses_ends_that_deal_and_a_malformed_batch_changes_nothing(
+) -> None:
     env = BatchedRummyEnv(4, "classic", 2, illegal_reward=-3.0)
     _obs, infos = env.reset(seed=3)
-    with pytest.raises(ValueError, match=r"not in 0\.\.1080"):
-        env.step(np.array([0, 0, 0, 5000]))
+    for bad in (np.zeros((2, 2), dtype=np.int64), np.zeros(4), np.zeros(3, dtype=np.int64)):
+        with pytest.raises(ValueError, match="4 integer indices, one per deal"):
+            env.step(bad)
     np.testing.assert_array_equal(env.action_masks(), infos["action_mask"])
     actions = sample_masked(infos["action_mask"], np.random.default_rng(0))
     actions[1] = 1080  # a joker's lay-off at the low end: never legal in classic
+    actions[2] = 5000  # outside the space
     _, rewards, terminated, _, infos = env.step(actions)
-    assert terminated[1] and rewards[1] == -3.0 and infos["illegal"][1]
-    assert not infos["illegal"][[0, 2, 3]].any()
+    assert list(terminated) == [False, True, True, False]
+    assert list(rewards) == [0.0, -3.0, -3.0, 0.0]
+    assert list(infos["illegal"]) == [False, True, True, False]
+
+
+def test_the_mask_returned_is_the_callers_to_change() -> None:
+    env = BatchedRummyEnv(4, "classic", 2)
+    _obs, infos = env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    infos = env.step(sample_masked(infos["action_mask"], rng))[4]
+    mine = infos["action_mask"]
+    kept = mine.copy()
+    mine[:] = 1 - mine  # a caller writing into its mask
+    np.testing.assert_array_equal(env.action_masks(), kept)
+    infos = env.step(sample_masked(kept, rng))[4]
+    assert "illegal" not in infos  # the mask the environment checks is its own
+
+
+def test_a_deal_the_bots_end_before_the_learner_moves_is_reported_at_the_next_step(
+) -> None:
+    # Three cards each: the players before the learner may go out at once.
+    env = BatchedRummyEnv(256, "basic(hand_size=3)", 4, seat=3)
+    obs, infos = env.reset(seed=11)
+    scalars = env.layout.planes * 53
+    over = np.flatnonzero(obs[:, scalars:scalars + 3].sum(axis=1) == 0)
+    assert len(over)  # some deal ended before seat 3 could move
+    assert np.all(infos["action_mask"][over] == 1)
+    obs, rewards, terminated, _, infos = env.step(np.zeros(256, dtype=np.int64))
+    assert np.all(terminated[over]) and np.all(rewards[over] < 0)  # another seat went out
+    # Dealt again at the step after, as any deal that ended (NEXT_STEP).
+    obs, rewards, terminated, _, _ = env.step(sample_masked(infos["action_mask"],
+                                                            np.random.default_rng(0)))
+    assert np.all(rewards[over] == 0) and not terminated[over].any()
+    with pytest.raises(ValueError, match="one int for the whole batch"):
+        env.reset(seed=[1, 2])  # type: ignore[arg-type]
 
 
 def test_win_rewards_pay_the_winner_one_and_the_others_share_minus_one() -> None:

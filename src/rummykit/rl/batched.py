@@ -17,7 +17,13 @@ where an opponent is to move, that returns an index for each, as a copy of the l
 does for self-play. The deals dealt for a seed are not those :class:`VectorRummyEnv` deals
 for it (each is a uniform shuffle, drawn from NumPy's generator).
 
-The observation and the mask returned by a step are new arrays, the caller's to keep.
+The observation and the mask returned by a step are new arrays, the caller's to keep. An
+index outside the action space, or one its mask does not allow, ends that deal with
+``illegal_reward`` (``infos["illegal"]``), as in the other Gymnasium environments; actions
+of another shape or a non-integer type are a ValueError, and change nothing. A deal that
+the bots end before the learner's first move (a rummy in the first turns) is reported at
+the next step: terminated, with its reward; whatever index is given for it is allowed and
+not played.
 
 >>> env = BatchedRummyEnv(4, "classic", 2)
 >>> obs, infos = env.reset(seed=1)
@@ -146,6 +152,7 @@ class BatchedRummyEnv(VectorEnv[Array, Array, Array]):
         self._rng = np.random.default_rng()
         n = num_envs
         self._ended = np.zeros(n, dtype=bool)
+        self._unreported = np.zeros(n, dtype=bool)
         self._illegal = np.zeros(n, dtype=bool)
         self._choose_n = np.zeros(n, dtype=np.int64)
         self._choose_bits = np.zeros(n, dtype=_U)
@@ -160,8 +167,11 @@ class BatchedRummyEnv(VectorEnv[Array, Array, Array]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None,
     ) -> tuple[Array, dict[str, Any]]:
-        """Deal every deal again (from ``seed``: the same seed, the same deals)."""
+        """Deal every deal again (from ``seed``, one int for the whole batch: the same seed,
+        the same deals)."""
         if seed is not None:
+            if isinstance(seed, bool) or not isinstance(seed, int | np.integer):
+                raise ValueError(f"seed: one int for the whole batch, not {seed!r}")
             self._rng = np.random.default_rng(seed)
         self.deals.deal(self._all, self._rng)
         self._restart(self._all)
@@ -181,38 +191,47 @@ class BatchedRummyEnv(VectorEnv[Array, Array, Array]):
         return self._observe(), {"action_mask": self._mask.copy()}
 
     def _restart(self, rows: Array) -> None:
+        """The bots' moves of new deals until the learner's turn, and the masks."""
         self._ended[rows] = False
         self._illegal[rows] = False
         self._choose_n[rows] = 0
         self._choose_bits[rows] = 0
         self._play_others(rows)
         self._new_masks(rows)
-        over = rows[self.deals.phase[rows] == 2]  # (the bots ended it before a move)
-        self._ended[over] = True
+        # A deal the bots ended before the learner could move: its end is reported at the
+        # next step, whatever index is given (every one is allowed, none is played).
+        over = rows[self.deals.phase[rows] == 2]
+        self._unreported[rows] = False
+        self._unreported[over] = True
         self._mask[over] = 1
 
     def step(
         self, actions: Array,
     ) -> tuple[Array, Array, Array, Array, dict[str, Any]]:
         n = self.num_envs
-        chosen = np.asarray(actions, dtype=np.int64).reshape(n)
+        chosen = np.asarray(actions)
+        if chosen.shape != (n,) or not np.issubdtype(chosen.dtype, np.integer):
+            raise ValueError(f"actions: {n} integer indices, one per deal (not an array of "
+                             f"shape {chosen.shape} and dtype {chosen.dtype})")
+        chosen = chosen.astype(np.int64)
         rewards = np.zeros(n, dtype=np.float64)
         terminated = np.zeros(n, dtype=bool)
         deals = self.deals
-        rows = np.flatnonzero(~self._ended)
+        # A deal the bots ended before the learner's first move is reported now, its action
+        # not played; one that ended at the last step (NEXT_STEP) is dealt again.
+        early = np.flatnonzero(self._unreported & ~self._ended)
+        rows = np.flatnonzero(~self._unreported & ~self._ended)
         a = chosen[rows]
-        inside = (a >= 0) & (a < self.codec.size)
-        if not inside.all():
-            raise ValueError(f"actions {a[~inside].tolist()} are not in 0.."
-                             f"{self.codec.size - 1}")
-        legal = self._mask[rows, a] == 1
-        # Every row's mask is written again below (a new array: the one returned last
-        # time is the caller's to keep).
-        self._mask = np.zeros_like(self._mask)
+        legal = (a >= 0) & (a < self.codec.size)
+        legal[legal] = self._mask[rows[legal], a[legal]] == 1
+        self._mask = np.zeros_like(self._mask)  # (every row's is written again below)
         again = np.flatnonzero(self._ended)
-        if len(again):  # NEXT_STEP: dealt again, their actions not played
+        if len(again):
             deals.deal(again, self._rng)
             self._restart(again)
+        self._unreported[early] = False
+        terminated[early] = True
+        rewards[early] = self._rewards(early)
         bad = rows[~legal]
         self._illegal[bad] = True
         rewards[bad] = self.illegal_reward
@@ -238,11 +257,11 @@ class BatchedRummyEnv(VectorEnv[Array, Array, Array]):
             infos["final_obs"], infos["_final_obs"] = final, terminated.copy()
             deals.deal(ended, self._rng)
             self._restart(ended)
-            obs[ended] = self._observe()[ended]
+            obs[ended] = self._observe(ended)
         else:
             self._ended[ended] = True
             self._mask[ended] = 1
-        infos["action_mask"] = self._mask
+        infos["action_mask"] = self._mask.copy()
         return obs, rewards, terminated, np.zeros(n, dtype=bool), infos
 
     def action_masks(self) -> Array:
