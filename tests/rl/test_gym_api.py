@@ -194,6 +194,24 @@ def test_make_vec_samples_masked_actions_across_resets(vector: str,
         v.close()
 
 
+def test_a_deal_the_bots_end_before_the_learners_first_move_is_reported_by_the_next_step(
+) -> None:
+    # Three cards each: a seat before the learner may go out in its first turn.
+    env = SingleAgentEnv("basic(hand_size=3)", 4, opponents="random", seat=0)
+    seed = next(s for s in range(5000)
+                if env.reset(seed=s) and env.game.terminations[env.agent])
+    assert np.all(env.action_masks() == 1)
+    _obs, reward, terminated, truncated, _info = env.step(0)
+    assert terminated and not truncated and reward < 0  # another seat went out
+    with pytest.raises(RuntimeError, match="the episode is over"):
+        env.step(0)
+    vec = gymnasium.make_vec(ENV_ID, num_envs=2, vectorization_mode="sync",
+                             rules="basic(hand_size=3)", players=4, opponents="random")
+    vec.reset(seed=[seed, seed])
+    _obs, rewards, terminated, _, _ = vec.step(np.zeros(2, dtype=np.int64))
+    assert list(terminated) == [True, True] and np.all(rewards < 0)
+
+
 def test_the_learning_seat_is_never_played_by_an_opponent() -> None:
     e = SingleAgentEnv("basic", 3, opponents=[make_bot("random"), CountingBot()], seat=2)
     assert sorted(e.bots) == [0, 1]

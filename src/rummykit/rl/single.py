@@ -78,7 +78,8 @@ class SingleAgentEnv(gymnasium.Env[Vector, np.int64]):
     ``reward``: as for :class:`~rummykit.rl.aec.RummyEnv`. An index the mask does not allow
     ends the episode with ``illegal_reward`` (and ``info["illegal"]``), as in PettingZoo's
     classic environments; once the episode is over the mask allows every index (see
-    :meth:`action_masks`).
+    :meth:`action_masks`). A deal that the bots end before the learner's first move is
+    reported by the next step (terminated, with its reward), whatever index it is given.
     """
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}  # noqa: RUF012 (as Env)
@@ -118,6 +119,7 @@ class SingleAgentEnv(gymnasium.Env[Vector, np.int64]):
         self._rng = random.Random(seed)
         self.illegal_reward = float(illegal_reward)
         self._illegal = False
+        self._early = False
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None,
@@ -128,12 +130,19 @@ class SingleAgentEnv(gymnasium.Env[Vector, np.int64]):
         self.game.reset(seed=self._rng.getrandbits(48))
         self._illegal = False
         self._play_others()
+        # The bots may end the deal before the learner's first move (a rummy in the first
+        # turns): the next step reports it, whatever index it is given.
+        self._early = self.game.terminations.get(self.agent, False)
         return self._observation(), self._info()
 
     def step(
         self, action: np.int64 | int,
     ) -> tuple[Vector, float, bool, bool, dict[str, Any]]:
         game = self.game
+        if self._early:  # the deal ended before the learner's first move: reported now
+            self._early = False
+            return (self._observation(), float(game._cumulative_rewards[self.agent]), True,
+                    False, self._info())
         if game.terminations.get(self.agent, True) or self._illegal:
             raise RuntimeError("the episode is over: reset() the environment")
         index = int(action)
