@@ -9,8 +9,9 @@ environment (the ``rl`` extra: ``pip install 'rummykit[rl]'``).
   environment's vector entry point: ``gymnasium.make_vec("rummykit/Rummy-v0",
   num_envs=N)``).
 - :class:`BatchedRummyEnv`: many deals as NumPy arrays against the ``random`` bot, each
-  rule one array operation over the whole batch, for ``classic``, ``basic`` and
-  ``one-deal`` (``gymnasium.make_vec("rummykit/RummyArrays-v0", num_envs=1024)``), and
+  rule one array operation over the whole batch, for ``classic``, ``basic``,
+  ``one-deal`` and ``limited-stock`` (``gymnasium.make_vec("rummykit/RummyArrays-v0",
+  num_envs=1024)``), and
   :func:`sample_masked`, a masked uniform index for every row of a batch.
 - :func:`evaluate`: the evaluation protocol (a policy against a bot level on seat-swapped
   deals, deals won and points per deal with 95% intervals), the way to report results.

@@ -11,12 +11,14 @@ BatchedRummyEnv` is the Gymnasium environment over them.
 What they play, card for card as the engine does (the tests play both side by side and
 compare every seat's observation, mask and reward at every step): the rule sets of one
 deck without jokers where aces are low, only the pile's top card may be taken, a taken
-card may not be discarded that turn, the last card may be melded or laid off, there is no
-opening, the pile is turned over when the stock runs out and the winner collects the hand
-points. Those are the presets ``classic``, ``basic`` and ``one-deal``, with their options
-``melds_per_turn``, ``turn_overs``, ``repetition``, ``first_dealer`` and
+card may not be discarded that turn (or only as the last card), the last card may be
+melded or laid off, there is no opening, the pile is turned over or shuffled into a new
+stock (a limited number of times) when the stock runs out, and the winner collects the
+hand points. Those are the presets ``classic``, ``basic``, ``one-deal`` and
+``limited-stock``, with their options ``melds_per_turn``, ``taken_discard``,
+``stock_out``, ``turn_overs``, ``refills``, ``repetition``, ``first_dealer`` and
 ``rummy_multiplier``; :func:`unsupported_rule` names the rule that keeps any other rules
-object out.
+object out. A refill is shuffled as the engine shuffles it, from the deal's seed.
 
 A position that comes up again (the ``repetition`` rule) is recognized by a 64-bit hash
 of the seat to move, the pile in order and every hand: two different positions would
@@ -38,6 +40,8 @@ import numpy as np
 import numpy.typing as npt
 
 from rummykit.engine.deal import Deal
+from rummykit.engine.layout import refill_rng
+from rummykit.engine.shuffle import shuffle
 from rummykit.rl.actions import ActionCodec
 from rummykit.rules import Rules
 
@@ -83,10 +87,11 @@ def unsupported_rule(rules: Rules) -> str | None:
         (rules.aces == "low", "aces: low only"),
         (rules.draw_pile == "top", "draw_pile: the top card only"),
         (not rules.pile_card_must_be_used, "the pile card need not be used"),
-        (rules.taken_discard == "forbidden", "taken_discard: forbidden"),
+        (rules.taken_discard in ("forbidden", "last-card"),
+         "taken_discard: forbidden or last-card"),
         (rules.last_discard == "optional", "last_discard: optional"),
         (rules.opening == 0, "no opening"),
-        (rules.stock_out == "turn-over", "stock_out: turn-over"),
+        (rules.stock_out in ("turn-over", "refill"), "stock_out: turn-over or refill"),
         (rules.scoring == "collect", "scoring: collect"),
         (rules.set_max <= 4 and rules.set_min >= 2 and rules.run_min >= 2,
          "sets of at most 4, melds of 2 cards or more"),
@@ -189,6 +194,14 @@ class Deals:
         self.turn_laid = np.zeros(n, dtype=bool)
         self.laid = np.zeros((n, p), dtype=bool)
         self.turn_overs = np.zeros(n, dtype=np.int64)
+        self.refills_used = np.zeros(n, dtype=np.int64)
+        self.seed = np.zeros(n, dtype=np.int64)
+        self.index = np.zeros(n, dtype=np.int64)
+        """Each deal's seed and index in its match: its refills are shuffled from them, as
+        the engine shuffles them."""
+        self._refills = rules.refills_for(players)
+        self._taken_stays = rules.taken_discard == "forbidden"
+        """Whether the taken card may never be discarded in its turn (else: as the last)."""
         self.points = np.zeros((n, p), dtype=np.int64)
         self.winner = np.full(n, -1, dtype=np.int64)
         self.pos_keys = np.zeros((n, 8), dtype=_U)
@@ -219,12 +232,13 @@ class Deals:
                   else np.zeros(k, dtype=np.int64))
         self.dealer[rows] = dealer
         self.to_move[rows] = (dealer + 1) % p
+        self.seed[rows] = rng.integers(0, 1 << 48, size=k)
 
     def _clear(self, rows: Array) -> None:
         for name in ("hands", "known", "stock_n", "stock_known", "pile_n", "pile_bits",
                      "table_bits", "meld_bits", "meld_fit", "table_fit", "meld_kind",
                      "meld_key", "meld_n", "phase", "turn_melds", "turn_laid", "laid",
-                     "turn_overs", "points", "pos_n"):
+                     "turn_overs", "refills_used", "index", "points", "pos_n"):
             getattr(self, name)[rows] = 0
         self.taken[rows] = _NO_CARD
         self.winner[rows] = -1
@@ -248,6 +262,8 @@ class Deals:
         self.pile_bits[row] = sum(1 << c for c in deal.pile)
         self.dealer[row] = deal.dealer
         self.to_move[row] = deal.to_move
+        self.seed[row] = deal.seed
+        self.index[row] = deal.index
 
     # -- the legal actions -----------------------------------------------------------
 
@@ -273,7 +289,8 @@ class Deals:
         suit = _SUIT_BITS[_card_of(low) // 13]
         rank = _RANK_BITS[_card_of(low) % 13]
         shaped = (((rest & suit) == rest) & (((rest + low) & rest) == 0)) | ((rest & rank) == rest)
-        at = np.flatnonzero((taken >= 0) & ((hand[:, 0] & tb) != 0) & shaped)
+        at = np.flatnonzero((taken >= 0) & ((hand[:, 0] & tb) != 0) & shaped
+                            & self._taken_stays)
         if len(at):
             fit = (self.table_fit[rows[at]][:, None] | cand.fit) & tb[at, None]
             ok[at] &= ~((cand.bits == rest[at, None]) & (fit == 0))
@@ -308,7 +325,7 @@ class Deals:
         taken = self.taken[rows]
         # Only a hand of the taken card and one other can be left with the taken card
         # alone: then the lay-off is legal where the taken card still fits somewhere.
-        held = (taken >= 0) & ((hand & BIT[np.maximum(taken, 0)]) != 0)
+        held = (taken >= 0) & ((hand & BIT[np.maximum(taken, 0)]) != 0) & self._taken_stays
         rare = np.flatnonzero(held & (popcount(hand) == 2) & (out != 0).any(axis=1))
         for i in rare:
             tb = int(BIT[taken[i]])
@@ -324,11 +341,22 @@ class Deals:
                     out[i, j] &= ~_U(other)
         return out
 
+    def stock_drawable(self, rows: Array) -> Array:
+        """Whether the mover of each of ``rows`` (drawing) may draw from the stock: it has
+        cards, or the pile is there to be turned over."""
+        out = self.stock_n[rows] > 0
+        if self.rules.stock_out == "turn-over":
+            out |= self.pile_n[rows] > 0
+        return out
+
     def discards(self, rows: Array) -> Array:
         """The cards the mover of ``rows`` may discard, as words."""
         hand = self.hands[rows, self.to_move[rows]]
         taken = self.taken[rows]
-        return np.where(taken >= 0, hand & ~BIT[np.maximum(taken, 0)], hand)
+        kept = taken >= 0
+        if not self._taken_stays:  # (last-card: the taken card may go as the last one)
+            kept &= popcount(hand) > 1
+        return np.where(kept, hand & ~BIT[np.maximum(taken, 0)], hand)
 
     # -- playing ---------------------------------------------------------------------
 
@@ -430,8 +458,13 @@ class Deals:
         self.turn_laid[rows] = False
         self.to_move[rows] = (seat + 1) % self.players
         self.phase[rows] = 0
-        stuck = ((self.stock_n[rows] == 0)
-                 & ((self.turn_overs[rows] >= self.rules.turn_overs) | (self.pile_n[rows] == 0)))
+        empty = self.stock_n[rows] == 0
+        if self.rules.stock_out == "refill":
+            stuck = empty & ((self.refills_used[rows] >= self._refills) | (self.pile_n[rows] < 2))
+            self._refill(rows[empty & ~stuck])
+        else:
+            stuck = empty & ((self.turn_overs[rows] >= self.rules.turn_overs)
+                             | (self.pile_n[rows] == 0))
         if stuck.any():
             self._finish(rows[stuck], np.full(int(stuck.sum()), -1))
             rows = rows[~stuck]
@@ -441,6 +474,24 @@ class Deals:
             again = seen + 1 >= self.rules.repetition
             if again.any():
                 self._finish(rows[again], np.full(int(again.sum()), -1))
+
+    def _refill(self, rows: Array) -> None:
+        """The pile but its top card shuffled into a new stock, as the engine shuffles it
+        (from the deal's seed, index and refills so far: a few rows, now and then)."""
+        for row in rows:
+            size = int(self.pile_n[row])
+            stock = [int(c) for c in self.pile[row, :size - 1]]
+            shuffle(stock, refill_rng(int(self.seed[row]), int(self.index[row]),
+                                      int(self.refills_used[row])))
+            top = int(self.pile[row, size - 1])
+            self.stock[row, :size - 1] = stock
+            self.stock_n[row] = size - 1
+            self.pile[row, 0] = top
+            self.pile_n[row] = 1
+            self.pile_bits[row] = BIT[top]
+            self.pile_hash[row, 1] = _pile_step(self.pile_hash[row, 0], top)
+            self.refills_used[row] += 1
+            self.pos_n[row] = 0  # the stock grew back: no earlier position comes again
 
     def _finish(self, rows: Array, winner: Array) -> None:
         won = winner >= 0
@@ -505,7 +556,7 @@ class Deals:
         drawing = self.phase[rows] == 0
         d = rows[drawing]
         if len(d):
-            stock_ok = (self.stock_n[d] > 0) | (self.pile_n[d] > 0)
+            stock_ok = self.stock_drawable(d)
             pile_ok = self.pile_n[d] > 0
             pick = np.floor(u[drawing] * (stock_ok.astype(np.int64) + pile_ok)).astype(np.int64)
             to_stock = stock_ok & (pick == 0)

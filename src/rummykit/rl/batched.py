@@ -8,7 +8,8 @@ not engine objects, and each rule is one array operation over all the rows that 
 concerns. A step costs about as much for 16 deals as for 256, so a large batch is many
 times faster than stepping the deals one by one (bench/rl.py measures both).
 
-It plays what :mod:`rummykit.rl.arrays` plays (``classic``, ``basic``, ``one-deal``),
+It plays what :mod:`rummykit.rl.arrays` plays (``classic``, ``basic``, ``one-deal``,
+``limited-stock``),
 card for card as the engine does; episodes are one deal; rewards ``"points"`` or
 ``"win"`` (as :func:`~rummykit.rl.aec.deal_rewards`). The opponents are the ``random``
 bot (each move drawn uniformly from the engine's legal actions, a whole meld being one of
@@ -353,7 +354,7 @@ class BatchedRummyEnv(VectorEnv[Array, Array, Array]):
         rows = rows[deals.phase[rows] != 2]
         drawing = deals.phase[rows] == 0
         d = rows[drawing]
-        mask[d, 0] = (deals.stock_n[d] > 0) | (deals.pile_n[d] > 0)
+        mask[d, 0] = deals.stock_drawable(d)
         mask[d, 1] = deals.pile_n[d] > 0
         play = rows[~drawing]
         choosing = self._choose_n[play] > 0
@@ -456,4 +457,6 @@ class BatchedRummyEnv(VectorEnv[Array, Array, Array]):
         scal[:, at] = take(d.turn_melds) > 0
         turn_overs = take(d.turn_overs) / float(max(self.rules.turn_overs, 1))
         scal[:, at + 2] = np.minimum(1.0, turn_overs)
+        refills = take(d.refills_used) / float(max(self.rules.refills_for(p), 1))
+        scal[:, at + 3] = np.minimum(1.0, refills)
         return obs
