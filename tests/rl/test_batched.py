@@ -22,7 +22,7 @@ from gymnasium.vector import AutoresetMode
 from rummykit.cards import format_cards, parse_cards
 from rummykit.engine import Deal, Layout
 from rummykit.engine.actions import Action
-from rummykit.rl import RummyEnv
+from rummykit.rl import RummyEnv, resolve_rules
 from rummykit.rl.actions import DISCARD, LAYOFF
 from rummykit.rl.arrays import Deals, unsupported_rule
 from rummykit.rl.batched import BatchedRummyEnv, sample_masked
@@ -68,7 +68,7 @@ def _play_side_by_side(rules_name: str, players: int, seat: int, n: int, seed: i
     """Play ``n`` deals in both for up to ``steps`` learner steps; return the steps
     compared. With ``policy``, the opponents are a policy of masked random indices, and
     what it is shown is compared with the engine's observation and mask of its seat."""
-    rules = preset(rules_name)
+    rules = resolve_rules(rules_name)
     engines = [RummyEnv(rules, players, illegal_reward=None) for _ in range(n)]
     for i, e in enumerate(engines):
         e.reset(seed=seed * 1000 + i)
@@ -144,6 +144,7 @@ def _play_side_by_side(rules_name: str, players: int, seat: int, n: int, seed: i
 @pytest.mark.parametrize(("rules", "players", "seat"), [
     ("classic", 2, 0), ("classic", 2, 1), ("classic", 4, 2), ("basic", 3, 0),
     ("one-deal", 2, 1), ("limited-stock", 2, 0), ("limited-stock", 5, 3),
+    ("classic(aces=high-low)", 2, 0), ("basic(aces=high-low, run_min=4)", 3, 1),
 ])
 def test_the_batch_plays_as_the_engine(rules: str, players: int, seat: int) -> None:
     compared = _play_side_by_side(rules, players, seat, n=32, seed=players * 7 + seat,
@@ -161,11 +162,12 @@ def test_a_policy_opponent_sees_and_plays_as_in_the_engine(rules: str, players: 
 def test_rules_the_arrays_do_not_play_are_refused_by_name() -> None:
     assert unsupported_rule(preset("classic")) is None
     assert unsupported_rule(preset("ramino")) == "decks: one deck only"
-    assert unsupported_rule(preset("rummy500")) == "aces: low only"
-    with pytest.raises(ValueError, match="draw_pile: the top card only"):
-        Deals(preset("rummy500").replace(aces="low"), 2, 4)
-    with pytest.raises(ValueError, match="aces: low only"):
-        BatchedRummyEnv(4, preset("classic").replace(aces="high-low"), 2)
+    assert unsupported_rule(preset("rummy500")) == "draw_pile: the top card only"
+    with pytest.raises(ValueError, match="scoring: collect"):
+        Deals(preset("rummy500").replace(draw_pile="top", pile_card_must_be_used=False,
+                                         stock_out="turn-over"), 2, 4)
+    with pytest.raises(ValueError, match="decks: one deck only"):
+        BatchedRummyEnv(4, "ramino", 2)
 
 
 # -- written positions: the rules that random play seldom reaches ----------------------
@@ -237,6 +239,21 @@ def test_seed002_a_meld_that_leaves_only_the_taken_card_unplayable_is_not_legal(
         some, ok = deals.legal_melds(np.array([0]))
         k = int(np.flatnonzero(deals.cand.bits == sum(1 << c for c in _cards(run)))[0])
         assert bool(len(some) and ok[0, k]) is legal, top
+
+
+def test_seed002_a_layoff_that_leaves_only_the_taken_card_needs_it_to_fit() -> None:
+    """Seed 002, the taken discard: with the taken card and one other left, laying off the
+    other is legal only where the taken card can follow it (here the JH onto the run the
+    TH extends; the 5C nowhere)."""
+    hands = ("JH 5C 2C 3C 4D 6D 7S 8S 9S QC", "AH 2H 3H 4H 5H 6H 7H 8H 9H TH")
+    for thrown, legal in (("JH", True), ("5C", False)):
+        deal = _start(hands, "2S 3S", "KD")
+        deals = _both(deal, ["draw stock", "meld AH 2H 3H 4H 5H 6H 7H 8H", "layoff 9H 1",
+                             "discard 2S", "draw stock", f"discard {thrown}", "draw pile"])
+        ten = Action("layoff", _cards("TH"), meld=1)
+        assert (ten in deal.legal_actions()) is legal
+        lays = int(deals.layoffs(np.array([0]))[0, 0])
+        assert bool(lays >> _cards("TH")[0] & 1) is legal, thrown
 
 
 def test_seed004_the_taken_card_may_go_out_as_the_last_card() -> None:

@@ -10,15 +10,15 @@ BatchedRummyEnv` is the Gymnasium environment over them.
 
 What they play, card for card as the engine does (the tests play both side by side and
 compare every seat's observation, mask and reward at every step): the rule sets of one
-deck without jokers where aces are low, only the pile's top card may be taken, a taken
-card may not be discarded that turn (or only as the last card), the last card may be
-melded or laid off, there is no opening, the pile is turned over or shuffled into a new
-stock (a limited number of times) when the stock runs out, and the winner collects the
-hand points. Those are the presets ``classic``, ``basic``, ``one-deal`` and
-``limited-stock``, with their options ``melds_per_turn``, ``taken_discard``,
-``stock_out``, ``turn_overs``, ``refills``, ``repetition``, ``first_dealer`` and
-``rummy_multiplier``; :func:`unsupported_rule` names the rule that keeps any other rules
-object out. A refill is shuffled as the engine shuffles it, from the deal's seed.
+deck without jokers (aces low, or low and high: Q-K-A, never K-A-2), where only the
+pile's top card may be taken, a taken card may not be discarded that turn (or only as
+the last card), the last card may be melded or laid off, there is no opening, the pile
+is turned over or shuffled into a new stock (a limited number of times) when the stock
+runs out, and the winner collects the hand points. Those are the presets ``classic``,
+``basic``, ``one-deal`` and ``limited-stock``, with their options ``aces``,
+``melds_per_turn``, ``taken_discard``, ``stock_out``, ``turn_overs``, ``refills``,
+``repetition``, ``first_dealer`` and ``rummy_multiplier``; :func:`unsupported_rule` names
+the rule that keeps any other rules object out. A refill is shuffled as the engine shuffles it, from the deal's seed.
 
 A position that comes up again (the ``repetition`` rule) is recognized by a 64-bit hash
 of the seat to move, the pile in order and every hand: two different positions would
@@ -84,7 +84,7 @@ def unsupported_rule(rules: Rules) -> str | None:
     checks = [
         (rules.decks == 1, "decks: one deck only"),
         (rules.jokers == 0, "jokers: none"),
-        (rules.aces == "low", "aces: low only"),
+
         (rules.draw_pile == "top", "draw_pile: the top card only"),
         (not rules.pile_card_must_be_used, "the pile card need not be used"),
         (rules.taken_discard in ("forbidden", "last-card"),
@@ -114,34 +114,51 @@ class _Candidates:
                 for suits in combinations(range(4), size):
                     seqs.append([13 * s + rank for s in suits])
                     kinds.append(_SET)
+        top = _top(rules)
+        ends: list[tuple[int, int]] = []
         for suit in range(4):
-            for low in range(13):
-                for high in range(low + rules.run_min - 1, 13):
-                    seqs.append([13 * suit + r for r in range(low, high + 1)])
-                    kinds.append(_RUN)
+            for low in range(1, top + 1):
+                for high in range(low + rules.run_min - 1, top + 1):
+                    if high - low < 13:  # (an ace at both ends would be two aces)
+                        seqs.append([13 * suit + (p - 1) % 13 for p in range(low, high + 1)])
+                        kinds.append(_RUN)
+                        ends.append((low, high))
         k = len(seqs)
+        self.low = np.zeros(k, dtype=np.int64)
+        self.high = np.zeros(k, dtype=np.int64)
+        """A run's places, 1 (the ace low) to 14 (the ace high); 0 for a set."""
+        self.low[k - len(ends):] = [lo for lo, _ in ends]
+        self.high[k - len(ends):] = [hi for _, hi in ends]
         self.count = k
         self.kind = np.array(kinds, dtype=np.int8)
-        self.key = np.array([s[0] % 13 if kd == _SET else s[0] // 13
+        self.key = np.array([s[0] % 13 if kd == _SET else s[-1] // 13
                              for s, kd in zip(seqs, kinds, strict=True)], dtype=np.int64)
         self.length = np.array([len(s) for s in seqs], dtype=np.int64)
-        self.seq = np.full((k, 13), _NO_CARD, dtype=np.int64)
+        self.seq = np.full((k, 14), _NO_CARD, dtype=np.int64)
         for i, s in enumerate(seqs):
             self.seq[i, :len(s)] = s
         self.bits = np.array([sum(1 << c for c in s) for s in seqs], dtype=_U)
         self.first = self.seq[:, 0].copy()
-        self.fit = _fits(self.bits, self.kind, self.key, rules.set_max)
+        self.fit = _fits(self.bits, self.kind, self.key, self.low, self.high, rules)
 
 
-def _fits(bits: Array, kind: Array, key: Array, set_max: int) -> Array:
+def _top(rules: Rules) -> int:
+    """A run's highest place: 14 where the ace is high too, else 13 (the king)."""
+    return 14 if rules.high_aces else 13
+
+
+def _fits(bits: Array, kind: Array, key: Array, low: Array, high: Array,
+          rules: Rules) -> Array:
     """The cards that may be laid off on melds (any shape): a run's next card at either
-    end (aces low: none below the ace, none above the king), a set's missing suits while
-    it has fewer than ``set_max`` cards."""
-    run = ((bits << _U(1)) | (bits >> _U(1))) & ~bits & _SUIT_BITS[np.where(kind == _RUN,
-                                                                             key, 0)]
-    room = popcount(bits) < set_max
-    a_set = np.where(room, _RANK_BITS[np.where(kind == _SET, key, 0)] & ~bits, _U(0))
-    return np.where(kind == _RUN, run, np.where(kind == _SET, a_set, _U(0)))
+    end (places 1, the ace low, to 13 or 14, the ace high), a set's missing suits while it
+    has fewer than ``set_max`` cards."""
+    is_run = kind == _RUN
+    suit = np.where(is_run, key, 0) * 13
+    below = np.where(is_run & (low > 1), BIT[suit + np.maximum(low - 2, 0)], _U(0))
+    above = np.where(is_run & (high < _top(rules)), BIT[suit + high % 13], _U(0))
+    is_set = (kind == _SET) & (popcount(bits) < rules.set_max)
+    a_set = np.where(is_set, _RANK_BITS[np.where(is_set, key, 0)], _U(0))
+    return np.where(is_run, below | above, a_set) & ~bits
 
 
 class Deals:
@@ -180,6 +197,9 @@ class Deals:
         self.meld_bits = np.zeros((n, m), dtype=_U)
         self.meld_kind = np.zeros((n, m), dtype=np.int8)
         self.meld_key = np.zeros((n, m), dtype=np.int64)
+        self.meld_low = np.zeros((n, m), dtype=np.int64)
+        self.meld_high = np.zeros((n, m), dtype=np.int64)
+        """A run's places, 1 (the ace low) to 13 or 14 (the ace high)."""
         self.meld_n = np.zeros(n, dtype=np.int64)
         self.meld_fit = np.zeros((n, m), dtype=_U)
         """The cards each table meld takes as a lay-off."""
@@ -237,8 +257,9 @@ class Deals:
     def _clear(self, rows: Array) -> None:
         for name in ("hands", "known", "stock_n", "stock_known", "pile_n", "pile_bits",
                      "table_bits", "meld_bits", "meld_fit", "table_fit", "meld_kind",
-                     "meld_key", "meld_n", "phase", "turn_melds", "turn_laid", "laid",
-                     "turn_overs", "refills_used", "index", "points", "pos_n"):
+                     "meld_key", "meld_low", "meld_high", "meld_n", "phase", "turn_melds",
+                     "turn_laid", "laid", "turn_overs", "refills_used", "index", "points",
+                     "pos_n"):
             getattr(self, name)[rows] = 0
         self.taken[rows] = _NO_CARD
         self.winner[rows] = -1
@@ -310,6 +331,14 @@ class Deals:
                 for k in range(4, 0, -1):
                     counts[k] = counts[k] | (counts[k - 1] & bits)
             found = counts[min(rules.set_min, 4)] != 0
+        if rules.high_aces:  # each suit's places 1 to 14, the ace at both ends
+            for bits in (a, b, c, d):
+                places = bits | ((bits & _U(1)) << _U(13))
+                run = places
+                for k in range(1, rules.run_min):
+                    run = run & (places >> _U(k))
+                found = found | (run != 0)
+            return found  # type: ignore[no-any-return]
         run = hands
         for k in range(1, rules.run_min):
             run = run & (hands >> _U(k))
@@ -333,9 +362,12 @@ class Deals:
             for j in range(int(self.meld_n[rows[i]])):
                 if not int(out[i, j]) & other:
                     continue
-                grown = self.meld_bits[rows[i], j] | _U(other)
-                new = _fits(np.array([grown]), self.meld_kind[rows[i], j:j + 1],
-                            self.meld_key[rows[i], j:j + 1], self.rules.set_max)[0]
+                row = rows[i:i + 1]
+                card = np.array([other.bit_length() - 1])
+                low, high = self._grown_ends(row, np.array([j]), card)
+                grown = self.meld_bits[row, j] | _U(other)
+                new = _fits(grown, self.meld_kind[row, j], self.meld_key[row, j], low, high,
+                            self.rules)[0]
                 rest = np.bitwise_or.reduce(np.delete(fits[i], j))
                 if not int(rest | new) & tb:
                     out[i, j] &= ~_U(other)
@@ -405,6 +437,8 @@ class Deals:
         self.meld_bits[rows, at] = bits
         self.meld_kind[rows, at] = c.kind[cand]
         self.meld_key[rows, at] = c.key[cand]
+        self.meld_low[rows, at] = c.low[cand]
+        self.meld_high[rows, at] = c.high[cand]
         self.meld_fit[rows, at] = c.fit[cand]
         self.table_fit[rows] |= c.fit[cand]
         self.meld_n[rows] = at + 1
@@ -415,10 +449,22 @@ class Deals:
         bits = BIT[card]
         grown = self.meld_bits[rows, meld] | bits
         self.meld_bits[rows, meld] = grown
+        low, high = self._grown_ends(rows, meld, card)
+        self.meld_low[rows, meld] = low
+        self.meld_high[rows, meld] = high
         self.meld_fit[rows, meld] = _fits(grown, self.meld_kind[rows, meld],
-                                          self.meld_key[rows, meld], self.rules.set_max)
+                                          self.meld_key[rows, meld], low, high, self.rules)
         self.table_fit[rows] = np.bitwise_or.reduce(self.meld_fit[rows], axis=1)
         self._lay(rows, bits)
+
+    def _grown_ends(self, rows: Array, meld: Array, card: Array) -> tuple[Array, Array]:
+        """A run's places once ``card`` is laid off on it: at the high end where its place
+        is the one above the run (as the engine tries first), else at the low end."""
+        low, high = self.meld_low[rows, meld], self.meld_high[rows, meld]
+        run = self.meld_kind[rows, meld] == _RUN
+        above = 13 * self.meld_key[rows, meld] + high % 13
+        at_high = run & (high < _top(self.rules)) & (card == above)
+        return np.where(run & ~at_high, low - 1, low), np.where(at_high, high + 1, high)
 
     def _lay(self, rows: Array, bits: Array) -> None:
         seat = self.to_move[rows]
