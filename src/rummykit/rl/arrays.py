@@ -18,7 +18,8 @@ runs out, and the winner collects the hand points. Those are the presets ``class
 ``basic``, ``one-deal`` and ``limited-stock``, with their options ``aces``,
 ``melds_per_turn``, ``taken_discard``, ``stock_out``, ``turn_overs``, ``refills``,
 ``repetition``, ``first_dealer`` and ``rummy_multiplier``; :func:`unsupported_rule` names
-the rule that keeps any other rules object out. A refill is shuffled as the engine shuffles it, from the deal's seed.
+the rule that keeps any other rules object out. A refill is shuffled as the engine
+shuffles it, from the deal's seed.
 
 A position that comes up again (the ``repetition`` rule) is recognized by a 64-bit hash
 of the seat to move, the pile in order and every hand: two different positions would
