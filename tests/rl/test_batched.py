@@ -227,12 +227,18 @@ def test_seed002_going_out_in_one_turn_is_rummy_and_doubles_the_points() -> None
     assert [int(p) for p in deals.points[0]] == [0, 2 * left]
 
 
-def test_seed002_a_meld_that_leaves_only_the_taken_card_unplayable_is_not_legal() -> None:
+@pytest.mark.parametrize(("options", "run", "fits"), [
+    ("", "AH 2H 3H 4H 5H 6H 7H 8H 9H TH", "JH"),
+    ("aces=high-low", "5H 6H 7H 8H 9H TH JH QH KH AH", "4H"),
+])
+def test_seed002_a_meld_that_leaves_only_the_taken_card_unplayable_is_not_legal(
+        options: str, run: str, fits: str) -> None:
     """Seed 002: the card taken from the pile may not be discarded that turn, so a meld
-    that would leave it alone, with nowhere to lay it off, cannot end the turn."""
-    run = "AH 2H 3H 4H 5H 6H 7H 8H 9H TH"
-    for top, legal in (("KS", False), ("JH", True)):
-        deal = _start(("2S 3S 4S 5D 6D 7D 8C 9C JD KD", run), "QS", top)
+    that would leave it alone, with nowhere to lay it off, cannot end the turn (with the
+    ace high too: the run ends at the ace, so only its low end takes a card)."""
+    rules = resolve_rules(f"classic({options})")
+    for top, legal in (("KS", False), (fits, True)):
+        deal = _start(("2S 3S 4S 5D 6D 7D 8C 9C JD KD", run), "QS", top, rules)
         deals = _both(deal, ["draw pile"])
         whole = str(Action("meld", _cards(run)))
         assert (whole in {str(a) for a in deal.legal_actions()}) is legal
@@ -462,3 +468,7 @@ def test_make_vec_of_the_arrays_id_gives_the_batched_environment() -> None:
                             seat=1)
     with pytest.raises(ValueError, match="chose index 1080"):
         cheat.reset(seed=0)  # seat 0 moves first in one deal at least
+    shapeless = BatchedRummyEnv(2, "classic", 2, lambda obs, masks: np.zeros((len(masks), 1)),
+                                seat=1)
+    with pytest.raises(ValueError, match=r"must return \d integer indices"):
+        shapeless.reset(seed=0)

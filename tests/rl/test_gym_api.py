@@ -212,6 +212,31 @@ def test_a_deal_the_bots_end_before_the_learners_first_move_is_reported_by_the_n
     assert list(terminated) == [True, True] and np.all(rewards < 0)
 
 
+def test_a_match_pays_the_learner_every_deal_even_those_over_before_it_moved() -> None:
+    """In a match episode, the rewards add up to every deal's payment to the learner,
+    deals the bots ended before its first move included (three cards each make them
+    common)."""
+    from rummykit.rl import deal_rewards
+
+    env = SingleAgentEnv("basic(hand_size=3)", 4, opponents="random", seat=3,
+                         episode="match")
+    rng = np.random.default_rng(0)
+    early = 0
+    for seed in range(470, 500):  # (483 ends a deal before the learner's first move)
+        env.reset(seed=seed)
+        early += env.game.match is not None and len(env.game.match.finished) > 0
+        total, done = 0.0, False
+        while not done:
+            mask = env.action_masks()
+            _obs, reward, done, _trunc, _info = env.step(int(rng.choice(np.flatnonzero(mask))))
+            total += reward
+        assert env.game.match is not None
+        paid = sum(deal_rewards(d, "points", env.game.reward_scale)[3]
+                   for d in env.game.match.finished)
+        assert total == pytest.approx(paid), seed
+    assert early  # some match had a deal over before the learner's first move
+
+
 def test_the_learning_seat_is_never_played_by_an_opponent() -> None:
     e = SingleAgentEnv("basic", 3, opponents=[make_bot("random"), CountingBot()], seat=2)
     assert sorted(e.bots) == [0, 1]

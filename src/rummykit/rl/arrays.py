@@ -5,8 +5,8 @@ the table's melds and the cards each takes as words of 52 bits (a bit per card c
 stock and the pile in order. Each rule is one array operation over all the rows it
 concerns: :meth:`Deals.legal_melds`, :meth:`Deals.layoffs` and :meth:`Deals.discards` list
 what the player to move may do, :meth:`Deals.draw_stock` to :meth:`Deals.discard` play it,
-:meth:`Deals.play_random` plays as the ``random`` bot. :class:`~rummykit.rl.batched.
-BatchedRummyEnv` is the Gymnasium environment over them.
+:meth:`Deals.play_random` plays as the ``random`` bot.
+:class:`~rummykit.rl.batched.BatchedRummyEnv` is the Gymnasium environment over them.
 
 What they play, card for card as the engine does (the tests play both side by side and
 compare every seat's observation, mask and reward at every step): the rule sets of one
@@ -311,6 +311,8 @@ class Deals:
         suit = _SUIT_BITS[_card_of(low) // 13]
         rank = _RANK_BITS[_card_of(low) % 13]
         shaped = (((rest & suit) == rest) & (((rest + low) & rest) == 0)) | ((rest & rank) == rest)
+        if self.rules.high_aces:  # (a run to the ace high is not in a row in the word)
+            shaped |= (rest & suit) == rest
         at = np.flatnonzero((taken >= 0) & ((hand[:, 0] & tb) != 0) & shaped
                             & self._taken_stays)
         if len(at):

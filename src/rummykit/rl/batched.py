@@ -96,12 +96,13 @@ def sample_masked(masks: Array, rng: np.random.Generator) -> Array:
 class BatchedRummyEnv(VectorEnv[Array, Array, Array]):
     """``num_envs`` deals as arrays, one learning seat against the ``random`` bot or a
     :data:`BatchPolicy` (see the module's description); an index that the policy chooses
-    and its mask does not allow is a ValueError. ``seat``, ``reward``,
-    ``illegal_reward`` and ``autoreset_mode`` are :class:`~rummykit.rl.vector.
-    VectorRummyEnv`'s; the episode is one deal. ``gymnasium.make_vec(ARRAYS_ENV_ID,
-    num_envs=N)`` makes one (``rummykit.rl.ARRAYS_ENV_ID``, ``"rummykit/RummyArrays-v0"``,
-    whose single environment is :class:`~rummykit.rl.single.SingleAgentEnv` against
-    ``random``)."""
+    and its mask does not allow, or an answer of another shape or type, is a ValueError
+    raised within the step (the learner's actions played): reset() the batch then.
+    ``seat``, ``reward``, ``illegal_reward`` and ``autoreset_mode`` are
+    :class:`~rummykit.rl.vector.VectorRummyEnv`'s; the episode is one deal.
+    ``gymnasium.make_vec(ARRAYS_ENV_ID, num_envs=N)`` makes one
+    (``rummykit.rl.ARRAYS_ENV_ID``, ``"rummykit/RummyArrays-v0"``, whose single environment
+    is :class:`~rummykit.rl.single.SingleAgentEnv` against ``random``)."""
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP}  # noqa: RUF012 (as VectorEnv)
 
@@ -333,7 +334,11 @@ class BatchedRummyEnv(VectorEnv[Array, Array, Array]):
         self._new_masks(rows)
         masks = self._mask[rows]
         obs = self._observe(rows, self.deals.to_move[rows])
-        chosen = np.asarray(policy(obs, masks.copy()), dtype=np.int64).reshape(len(rows))
+        chosen = np.asarray(policy(obs, masks.copy()))
+        if chosen.shape != (len(rows),) or not np.issubdtype(chosen.dtype, np.integer):
+            raise ValueError(f"the opponents' policy must return {len(rows)} integer indices "
+                             f"(not an array of shape {chosen.shape} and dtype {chosen.dtype})")
+        chosen = chosen.astype(np.int64)
         inside = (chosen >= 0) & (chosen < self.codec.size)
         legal = inside.copy()
         legal[inside] = masks[np.flatnonzero(inside), chosen[inside]] == 1

@@ -120,6 +120,7 @@ class SingleAgentEnv(gymnasium.Env[Vector, np.int64]):
         self.illegal_reward = float(illegal_reward)
         self._illegal = False
         self._early = False
+        self._carried = 0.0
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None,
@@ -133,6 +134,10 @@ class SingleAgentEnv(gymnasium.Env[Vector, np.int64]):
         # The bots may end the deal before the learner's first move (a rummy in the first
         # turns): the next step reports it, whatever index it is given.
         self._early = self.game.terminations.get(self.agent, False)
+        # In a match, deals the bots ended before it (paid, the match going on) are part of
+        # the learner's first reward.
+        self._carried = 0.0 if self._early else float(
+            self.game._cumulative_rewards.get(self.agent, 0.0))
         return self._observation(), self._info()
 
     def step(
@@ -153,7 +158,8 @@ class SingleAgentEnv(gymnasium.Env[Vector, np.int64]):
                     {**self._info(), "illegal": True})
         game.step(index)
         self._play_others()
-        reward = float(game._cumulative_rewards[self.agent])
+        reward = float(game._cumulative_rewards[self.agent]) + self._carried
+        self._carried = 0.0
         terminated = game.terminations[self.agent]
         if self.render_mode == "human":
             self.render()
