@@ -28,6 +28,10 @@ from rummykit.rl.arrays import Deals, unsupported_rule
 from rummykit.rl.batched import BatchedRummyEnv, sample_masked
 from rummykit.rules import Rules, preset
 
+# The arrays are not compiled; the engine they are compared with is tested against the
+# compiled build by the other RL tests.
+pytestmark = pytest.mark.uncompiled
+
 
 def _engine_steps(env: BatchedRummyEnv, move: tuple[int, ...]) -> list[int]:
     """The action indices of one bot move of the batch's log."""
