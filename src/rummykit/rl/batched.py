@@ -5,8 +5,8 @@ environment like :class:`~rummykit.rl.vector.VectorRummyEnv` (one learning seat 
 deal, observations ``(num_envs, D)`` float32, masks ``(num_envs, n)`` int8 in
 ``infos["action_mask"]``), but its deals are the rows of :class:`~rummykit.rl.arrays.Deals`,
 not engine objects, and each rule is one array operation over all the rows that it
-concerns. A step costs about as much for 16 deals as for 256, so a large batch is many
-times faster than stepping the deals one by one (bench/rl.py measures both).
+concerns. A step of 256 deals costs less than three times a step of 16, so a large batch
+is many times faster than stepping the deals one by one (bench/rl.py measures both).
 
 It plays what :mod:`rummykit.rl.arrays` plays (``classic``, ``basic``, ``one-deal``,
 ``limited-stock``),
