@@ -1,12 +1,7 @@
-"""The batched environment against the engine: the same deals played side by side.
-
-Each row of a :class:`BatchedRummyEnv` starts from an engine deal
-(:meth:`BatchedRummyEnv.load`); the learner's random masked indices are played in both,
-and every move of the batch's bots is played in the engine as well. At every step the
-learner's observation, mask, reward and termination must be the engine's
-(:class:`~rummykit.rl.aec.RummyEnv`'s), every bot move must be legal in the engine, and
-at each of the learner's play positions the batch's legal melds, lay-offs and discards
-must be the engine's ``legal_actions()`` (the random bot draws from them)."""
+"""The batched environment against the engine: the same deals played side by side
+(:func:`rummykit.rl.parity.play_side_by_side`: every step's observation, mask, reward and
+end, every opponent move legal in the engine, the legal actions at every play position),
+written deals for what random play seldom reaches, and the Gymnasium interface."""
 
 from __future__ import annotations
 
@@ -22,127 +17,15 @@ from gymnasium.vector import AutoresetMode
 from rummykit.cards import format_cards, parse_cards
 from rummykit.engine import Deal, Layout
 from rummykit.engine.actions import Action
-from rummykit.rl import RummyEnv, resolve_rules
-from rummykit.rl.actions import DISCARD, LAYOFF
+from rummykit.rl import resolve_rules
 from rummykit.rl.arrays import Deals, unsupported_rule
 from rummykit.rl.batched import BatchedRummyEnv, sample_masked
+from rummykit.rl.parity import ParityError, main, play_side_by_side
 from rummykit.rules import Rules, preset
 
 # The arrays are not compiled; the engine they are compared with is tested against the
 # compiled build by the other RL tests.
 pytestmark = pytest.mark.uncompiled
-
-
-def _engine_steps(env: BatchedRummyEnv, move: tuple[int, ...]) -> list[int]:
-    """The action indices of one bot move of the batch's log."""
-    kind = move[1]
-    if kind in (0, 1):
-        return [kind]
-    if kind == 5:
-        return [move[2]]
-    if kind == 2:
-        cards = [int(c) for c in env.deals.cand.seq[move[2]] if c >= 0]
-        return list(env.codec.meld_steps(Action("meld", tuple(cards))))
-    if kind == 3:
-        return [LAYOFF + 53 * move[2] + move[3]]
-    return [DISCARD + move[2]]
-
-
-def _batch_legal(env: BatchedRummyEnv, row: int) -> set[str]:
-    """The engine actions the batch's deal ``row`` allows its mover now (in play)."""
-    deals = env.deals
-    rows = np.array([row])
-    out = set()
-    some, melds = deals.legal_melds(rows)
-    for k in np.flatnonzero(melds[0]) if len(some) else ():
-        cards = tuple(int(c) for c in deals.cand.seq[k] if c >= 0)
-        out.add(str(Action("meld", cards)))
-    lays = deals.layoffs(rows)[0]
-    for j in range(deals.melds):
-        for c in range(52):
-            if int(lays[j]) >> c & 1:
-                out.add(str(Action("layoff", (c,), meld=j + 1)))
-    word = int(deals.discards(rows)[0])
-    out.update(str(Action("discard", (c,))) for c in range(52) if word >> c & 1)
-    return out
-
-
-def _play_side_by_side(rules_name: str, players: int, seat: int, n: int, seed: int,
-                       steps: int, policy: bool = False) -> int:
-    """Play ``n`` deals in both for up to ``steps`` learner steps; return the steps
-    compared. With ``policy``, the opponents are a policy of masked random indices, and
-    what it is shown is compared with the engine's observation and mask of its seat."""
-    rules = resolve_rules(rules_name)
-    engines = [RummyEnv(rules, players, illegal_reward=None) for _ in range(n)]
-    for i, e in enumerate(engines):
-        e.reset(seed=seed * 1000 + i)
-    shown: list[tuple[Any, Any]] = []
-    choices = np.random.default_rng(seed + 1)
-
-    def random_policy(obs: Any, masks: Any) -> Any:
-        shown.extend(zip(obs, masks, strict=True))
-        return sample_masked(masks, choices)
-
-    batch = BatchedRummyEnv(n, rules, players, random_policy if policy else "random",
-                            seat=seat)
-    batch.log = []
-    agent = engines[0].possible_agents[seat]
-
-    def mirror() -> None:
-        assert batch.log is not None
-        for move in batch.log:
-            e = engines[move[0]]
-            if move[1] == 5:  # an index of the policy: it saw what the engine shows
-                obs, mask = shown.pop(0)
-                seen = e.observe(e.agent_selection)
-                np.testing.assert_array_equal(obs, seen["observation"])
-                np.testing.assert_array_equal(mask, seen["action_mask"])
-            for index in _engine_steps(batch, move):
-                assert e._mask[index], (move, e.deal.legal_actions())
-                e.step(index)
-        batch.log.clear()
-
-    obs, infos = batch.load([e.deal for e in engines], seed=seed)
-    mirror()
-    # (A deal the bots ended before the learner's first move is not compared.)
-    live = np.array([not e.terminations[agent] for e in engines])
-    rng = np.random.default_rng(seed)
-    compared = 0
-    for _ in range(steps):
-        for i in np.flatnonzero(live):
-            e = engines[i]
-            seen = e.observe(agent)
-            assert e.agent_selection == agent or e.terminations[agent]
-            np.testing.assert_array_equal(obs[i], seen["observation"], err_msg=f"row {i}")
-            np.testing.assert_array_equal(infos["action_mask"][i], seen["action_mask"],
-                                          err_msg=f"row {i}: {e.text()}")
-            if e.deal.phase == "play" and not e.choosing:
-                assert _batch_legal(batch, int(i)) == {str(a) for a in e.deal.legal_actions()}
-            compared += 1
-        if not live.any():
-            break
-        masks = infos["action_mask"]
-        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
-        obs, rewards, terminated, _, infos = batch.step(actions)
-        for i in np.flatnonzero(live):
-            engines[i].step(int(actions[i]))
-        log = batch.log
-        assert log is not None
-        # The deals that ended before are dealt again in the batch only: leave out their
-        # moves, and what the policy was shown for them.
-        kept = [(m, shown.pop(0) if m[1] == 5 else None) for m in log]
-        kept = [(m, seen) for m, seen in kept if live[m[0]]]
-        batch.log = [m for m, _ in kept]
-        shown[:0] = [seen for _, seen in kept if seen is not None]
-        mirror()
-        for i in np.flatnonzero(live):
-            e = engines[i]
-            assert bool(terminated[i]) == e.terminations[agent], f"row {i}"
-            assert rewards[i] == pytest.approx(e._cumulative_rewards[agent]), f"row {i}"
-            if terminated[i]:
-                np.testing.assert_array_equal(obs[i], e.observe(agent)["observation"])
-                live[i] = False
-    return compared
 
 
 @pytest.mark.parametrize(("rules", "players", "seat"), [
@@ -151,16 +34,38 @@ def _play_side_by_side(rules_name: str, players: int, seat: int, n: int, seed: i
     ("classic(aces=high-low)", 2, 0), ("basic(aces=high-low, run_min=4)", 3, 1),
 ])
 def test_the_batch_plays_as_the_engine(rules: str, players: int, seat: int) -> None:
-    compared = _play_side_by_side(rules, players, seat, n=32, seed=players * 7 + seat,
-                                  steps=600)
+    compared = play_side_by_side(rules, players, seat, deals=32, seed=players * 7 + seat,
+                                 steps=600)
     assert compared > 1000
 
 
 @pytest.mark.parametrize(("rules", "players", "seat"), [("classic", 2, 1), ("basic", 4, 0)])
 def test_a_policy_opponent_sees_and_plays_as_in_the_engine(rules: str, players: int,
                                                            seat: int) -> None:
-    compared = _play_side_by_side(rules, players, seat, n=16, seed=3, steps=400, policy=True)
+    compared = play_side_by_side(rules, players, seat, deals=16, seed=3, steps=400,
+                                 policy=True)
     assert compared > 1000
+
+
+def test_a_difference_from_the_engine_is_found_and_named(monkeypatch: Any) -> None:
+    """The side-by-side check can fail: arrays that forget the king of spades as a
+    discard are caught at the first position that could discard it."""
+    real = Deals.discards
+
+    def forgetful(self: Deals, rows: Any) -> Any:
+        return real(self, rows) & ~np.uint64(1 << _cards("KS")[0])
+
+    monkeypatch.setattr(Deals, "discards", forgetful)
+    with pytest.raises(ParityError, match=r"deal \d+, step \d+: the mask differs"):
+        play_side_by_side("classic", 2, 0, deals=16, seed=1, steps=400)
+    assert main(["--rules", "classic", "--deals", "8", "--seeds", "1"]) == 1
+
+
+def test_the_command_plays_the_rule_sets_it_is_given(capsys: Any) -> None:
+    assert main(["--rules", "classic", "limited-stock", "--players", "2", "--deals", "4",
+                 "--seeds", "1", "--steps", "60"]) == 0
+    out = capsys.readouterr().out
+    assert "classic, 2 players: " in out and "limited-stock, 2 players: " in out
 
 
 def test_rules_the_arrays_do_not_play_are_refused_by_name() -> None:
