@@ -24,14 +24,19 @@ turn ``--rounds`` times and each cell's best round kept (the machine may be shar
   Gymnasium's ``SyncVectorEnv`` (``make_vec(..., vectorization_mode="sync")``), and as
   the batched ``VectorRummyEnv`` (``make_vec``'s default). A step is one learner's
   index; the bots' moves in between are part of its cost.
+* ``rummykit classic 2p arrays x1024``: ``BatchedRummyEnv``, ``--batch`` deals (1,024 by
+  default) as NumPy arrays against the ``random`` bot, the masked random indices of the
+  whole batch drawn by ``sample_masked``; a step is one learner's index, the bots' moves
+  in between part of its cost.
 * ``... openspiel``: random play through OpenSpiel's state API (``legal_actions()``,
   ``apply_action()``, chance outcomes drawn by their odds; a step is a player's action):
   rummykit's OpenSpiel game (``rummykit.openspiel``, classic, 2 players), and OpenSpiel's
   own gin rummy, written in C++, as its peer (``--no-openspiel`` leaves both out).
 
-Ratios: each rummykit cell against the peer driven the same way (raw against RLCard's API,
-wrapped against PettingZoo's wrapped env). The target: ``classic`` 2-player raw at least
-3x RLCard's env API; printed as met or MISSED, never asserted. A peer that cannot be
+Ratios: each rummykit cell against the peer driven the same way (raw and the arrays
+against RLCard's API, wrapped against PettingZoo's wrapped env). The targets: ``classic``
+2-player raw at least 3x RLCard's env API, the arrays at least 10x; printed as met or
+MISSED, never asserted. A peer that cannot be
 imported is reported as skipped.
 
 Usage::
