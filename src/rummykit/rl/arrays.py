@@ -43,7 +43,7 @@ import numpy.typing as npt
 from rummykit.engine.deal import Deal
 from rummykit.engine.layout import refill_rng
 from rummykit.engine.shuffle import shuffle
-from rummykit.rl.actions import ActionCodec
+from rummykit.rl.actions import max_table_melds
 from rummykit.rules import Rules
 
 __all__ = ["BIT", "CARDS", "Deals", "popcount", "unpack", "unsupported_rule"]
@@ -175,7 +175,7 @@ class Deals:
         self.rules = rules
         self.players = players
         self.n = n
-        self.melds = ActionCodec(rules).max_melds
+        self.melds = max_table_melds(rules)
         self.cand = _Candidates(rules)
         self.meld_limit = 1 if rules.melds_per_turn == "one" else 1 << 30
         self._run_starts = _U(sum(1 << (13 * s + r) for s in range(4)
@@ -566,19 +566,22 @@ class Deals:
         h = h * _PILE_MIX
         return h ^ (h >> _U(32))
 
+    def _hits(self, rows: Array, keys: Array) -> Array:
+        """Where each of ``rows`` keeps its position ``keys`` among those it counted (a row
+        of flags each, all False for a position not counted yet)."""
+        live = np.arange(self.pos_keys.shape[1]) < self.pos_n[rows][:, None]
+        return (self.pos_keys[rows] == keys[:, None]) & live  # type: ignore[no-any-return]
+
     def _seen(self, rows: Array, keys: Array) -> Array:
         """How often each of ``rows`` has counted its position ``keys``."""
-        width = self.pos_keys.shape[1]
-        live = np.arange(width) < self.pos_n[rows][:, None]
-        hit = (self.pos_keys[rows] == keys[:, None]) & live
+        hit = self._hits(rows, keys)
         return np.where(hit.any(axis=1), self.pos_count[rows, hit.argmax(axis=1)], 0)
 
     def _count_positions(self, rows: Array) -> None:
         """A draw from the pile leaves the position its turn started with: count it."""
         keys = self._position(rows)
         width = self.pos_keys.shape[1]
-        live = np.arange(width) < self.pos_n[rows][:, None]
-        hit = (self.pos_keys[rows] == keys[:, None]) & live
+        hit = self._hits(rows, keys)
         found = hit.any(axis=1)
         if found.any():
             self.pos_count[rows[found], hit[found].argmax(axis=1)] += 1
@@ -598,9 +601,9 @@ class Deals:
     def play_random(self, rows: Array, rng: np.random.Generator,
                     log: list[tuple[int, ...]] | None = None) -> None:
         """One move of the mover in each of ``rows``, drawn uniformly from its legal
-        actions, as the ``random`` bot plays; returns them as ``(row, kind, a, b)`` with
-        kind 0 stock, 1 pile, 2 meld (a: candidate), 3 lay-off (a: meld, b: card),
-        4 discard (a: card) (for tests and records)."""
+        actions, as the ``random`` bot plays; each is added to ``log`` (where given) as
+        ``(row, kind, a, b)`` with kind 0 stock, 1 pile, 2 meld (a: candidate), 3 lay-off
+        (a: meld, b: card), 4 discard (a: card) (for tests and records)."""
         u = rng.random(len(rows))
         drawing = self.phase[rows] == 0
         d = rows[drawing]
