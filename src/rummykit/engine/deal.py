@@ -402,7 +402,14 @@ class Deal:
         tracker = self._tracker
         if tracker is None:
             tracker = self._tracker = Tracker(self)
-        tracker.advance(self)
+        log = self._log
+        if (tracker.done + 1 == self._move_count and log is not None
+                and tracker.events_done == len(self._events)):
+            # One new action and no stock event: the common case, followed in place.
+            tracker.follow(log[1], log[2])
+            tracker.done = self._move_count
+        else:
+            tracker.advance(self)
         return tracker
 
     def known_cards(self) -> tuple[tuple[int, ...], ...]:
@@ -470,7 +477,7 @@ class Deal:
         hand = self.hands[seat]
         out: list[Action] = []
         melds: list[tuple[int, ...]] | None
-        if self.meld_limit_reached:
+        if rules.melds_per_turn == "one" and self.turn_melds >= 1:  # meld_limit_reached
             melds = []
         else:
             melds = self._melds
@@ -484,7 +491,7 @@ class Deal:
         ends = self.taken < 0 and rules.last_discard == "optional" and self._opened[seat]
         short: Shortcuts | None = None
         if ends and pending < 0:
-            out.extend([meld_action(cards) for cards in melds])
+            out.extend(map(meld_action, melds))
         else:
             for cards in melds:
                 if not (ends and pending in cards):
@@ -555,8 +562,11 @@ class Deal:
             taken = self.taken
             ordered = ([c for c in range(JOKER_CODE + 1) if held >> c & 1] if COMPILED
                        else sorted(set(hand) if distinct is None else distinct))
-            out.extend([DISCARDS[c] for c in ordered
-                        if c != taken or self._discard_refusal(c) is None])
+            if taken < 0:  # (most turns: the card drawn came from the stock)
+                out.extend(map(DISCARDS.__getitem__, ordered))
+            else:
+                out.extend([DISCARDS[c] for c in ordered
+                            if c != taken or self._discard_refusal(c) is None])
         return out
 
     # -- checking ----------------------------------------------------------------------
@@ -897,10 +907,18 @@ class Deal:
         self.turn_melds = 0
         self.turn_value = 0
         self.turn_laid = False
-        self.to_move = self._next_seat(seat)
+        n = self.players
+        nxt = (seat + 1) % n
+        while not self.active[nxt]:
+            nxt = (nxt + 1) % n
+        self.to_move = nxt
         self.phase = "draw"
-        self._begin_turn()
-        if self.phase == "draw":
+        if not self.stock:
+            self._begin_turn()
+        # (The repetition check in place where no position is counted: most turns.)
+        if not self._positions:
+            self._turn_key = None
+        elif self.phase == "draw":
             self._check_repetition()
 
     def _begin_turn(self) -> None:
@@ -939,7 +957,11 @@ class Deal:
         """The position at the start of a turn, as far as it can differ from another one
         since the stock or the table last changed: the player to move, the pile and every
         hand. (The stock, the table, the turn-overs and refills used and who has opened or
-        laid cards are the same for all of them: a change to any of those is for good.)"""
+        laid cards are the same for all of them: a change to any of those is for good.)
+        A hand is its set of cards where no card has two copies (one deck, no jokers), else
+        its cards sorted."""
+        if self.rules.decks == 1 and not self.rules.jokers:
+            return (self.to_move, tuple(self.pile), *map(frozenset, self.hands))
         return (self.to_move, tuple(self.pile), *[tuple(sorted(h)) for h in self.hands])
 
     def _check_repetition(self) -> None:

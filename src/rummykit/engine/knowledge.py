@@ -165,24 +165,26 @@ class Tracker:
             if done == count:
                 return
             if done + 1 == count:  # one new action and no stock event: the common case
-                self._follow(*deal.last_move())
+                self.follow(*deal.last_move())
                 self.done = count
                 return
         for i, (seat, action) in enumerate(deal.moves_since(done), done):
             self._events_before(events, i)
-            self._follow(seat, action)
+            self.follow(seat, action)
         self.done = count
         self._events_before(events, count)
 
-    def _follow(self, seat: int, action: Action) -> None:
-        """Follow one action of ``seat`` (the stock events before it followed already)."""
+    def follow(self, seat: int, action: Action) -> None:
+        """Follow one action of ``seat`` (the stock events before it followed already;
+        :meth:`advance` is the way to call it, unless the caller counts ``done``)."""
         match action.kind:
             case "draw-stock":
                 place = self.stock.pop()
                 if place >= 0:
                     self.known[seat].append(place)
                     self._known_cards = None
-                    self._changed(seat, place, 1)
+                    self.changes = (self.changes, seat, place, 1)
+                    self.change_count += 1
                 else:
                     self.slots[seat][-place - 1] += 1
             case "draw-pile":
@@ -225,7 +227,8 @@ class Tracker:
         if card in known:
             known.remove(card)
             self._known_cards = None
-            self._changed(seat, card, -1)
+            self.changes = (self.changes, seat, card, -1)  # (as _changed, in place)
+            self.change_count += 1
             return
         slots = self.slots[seat]
         for g, group in enumerate(self.groups):

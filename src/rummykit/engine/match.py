@@ -128,8 +128,9 @@ class Match:
 
     def push(self, action: Action) -> None:
         """Play an engine-generated action without checking it."""
-        self.deal.push(action)
-        if self.deal.is_over:
+        deal = self.deal
+        deal.push(action)
+        if deal.phase == "over":
             self._close_deal()
 
     def start_next_deal(self, *, dealer: int | None = None, layout: Layout | None = None) -> None:
