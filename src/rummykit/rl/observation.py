@@ -136,6 +136,7 @@ class Encoder:
         "_players",
         "_refills",
         "_scalar_at",
+        "_scalar_places",
         "_scale",
         "_scaled",
         "_size",
@@ -174,6 +175,10 @@ class Encoder:
                            for r in range(players)]
         self._unseen = layout.unseen_plane * CARD_CODES
         self._scalar_at = list(range(self._cards, layout.size))
+        at_sizes = self._cards + 3 + 2 * players
+        self._scalar_places = (self._cards, at_sizes, at_sizes + players)
+        """Where the scalars begin (the phase, the mover, the dealer), the hand sizes begin,
+        and the stock's and the pile's sizes are."""
         base = np.zeros(layout.size)
         base[self._unseen:self._unseen + CARD_CODES] = copies
         self._base = base
@@ -304,9 +309,9 @@ def _places(meld: Meld) -> list[int]:
     return [base + (0 if pos == 14 else pos - 1) for pos in range(meld.low, meld.high + 1)]
 
 
-_SEAT_FIELDS = ("_choosing", "_counts", "_encoder", "_flags", "_hand", "_known_count",
-                "_melds", "_pile", "_record", "_seat", "_slow", "_table_cards", "_taken",
-                "_top", "_totals", "_unique", "_vector", "_weights")
+_SEAT_FIELDS = ("_cells", "_choosing", "_counts", "_encoder", "_flags", "_hand",
+                "_known_count", "_melds", "_pile", "_pile_top", "_record", "_seat", "_slow",
+                "_table_cards", "_taken", "_top", "_totals", "_unique", "_vector", "_weights")
 """Every attribute of a :class:`SeatEncoder`."""
 
 
@@ -331,6 +336,9 @@ class SeatEncoder:
         self._counts = array("f", encoder._base.astype(np.float32).tobytes())
         self._vector: Vector = np.frombuffer(self._counts, dtype=np.float32)
         """The same memory as ``_counts`` (which keeps its size, so the view stays valid)."""
+        self._cells = _cells(self._counts)
+        """The same memory again, where one entry is written for less than through the
+        array."""
         self._totals: list[int] = []
         self._flags: dict[tuple[str, int, int, bool], array[float]] = {}
         self._slow: tuple[object, ...] = ()
@@ -341,6 +349,9 @@ class SeatEncoder:
         self._choosing: tuple[int, ...] = ()
         self._pile: list[int] = []
         self._top: dict[int, float] = {}
+        """The pile order plane's entries, where any pile card may be drawn."""
+        self._pile_top = -1
+        """Its one entry (the top card; -1 for none), where only the top may be drawn."""
         self._taken = -1
         self._melds: list[Meld] = []
         self._record: Tracker | None = None
@@ -353,14 +364,14 @@ class SeatEncoder:
         # For pickle and copy.deepcopy: the kept state without the array's view, made
         # again through the constructor (the only way to make a compiled class).
         state = {name: getattr(self, name) for name in _SEAT_FIELDS
-                 if name not in ("_vector", "_record")}
+                 if name not in ("_cells", "_vector", "_record")}
         return _seat_encoder, (self._encoder, self._seat, state)
 
     def _change(self, plane: int, old: Sequence[int], new: Sequence[int],
                 placed: bool) -> None:
         """Plane ``plane`` counts ``new`` where it counted ``old``; with ``placed``, the
         unseen plane counts the difference the other way."""
-        counts = self._counts
+        counts = self._cells
         at = plane * CARD_CODES
         unseen = self._encoder._unseen
         k = len(old)
@@ -370,6 +381,18 @@ class SeatEncoder:
                 if placed:
                     counts[unseen + c] -= 1.0
             return
+        if k == len(new) + 1 and self._unique:  # one card gone (a discard, a lay-off)
+            for i, c in enumerate(new):
+                if old[i] != c:
+                    break
+            else:
+                i = len(new)
+            if old[i + 1:] == new[i:]:
+                c = old[i]
+                counts[at + c] -= 1.0
+                if placed:
+                    counts[unseen + c] += 1.0
+                return
         if old[:len(new)] == new:  # cards taken from the top
             for c in old[len(new):]:
                 counts[at + c] -= 1.0
@@ -400,10 +423,8 @@ class SeatEncoder:
         """The seat's observation of ``deal`` now (a new array), with ``totals`` the match
         totals and ``choosing`` the cards picked for a new meld."""
         encoder = self._encoder
-        layout = encoder.layout
-        counts = self._counts
-        seat = self._seat
-        hand = deal.hands[seat]
+        counts = self._cells
+        hand = deal.hands[self._seat]
         if hand != self._hand:
             self._change(0, self._hand, hand, True)
             self._hand = hand[:]
@@ -418,16 +439,19 @@ class SeatEncoder:
             if encoder.rules.draw_pile == "any":
                 n = len(pile)
                 heights = {c: (i + 1) / n for i, c in enumerate(pile)}  # the higher copy stays
-            else:  # the top card alone, at height 1
-                heights = {pile[-1]: 1.0} if pile else {}
-                if heights == self._top:
-                    heights = self._top
-            if heights is not self._top:
                 for c in self._top:
                     counts[at + c] = 0.0
                 for c, h in heights.items():
                     counts[at + c] = h
                 self._top = heights
+            else:  # the top card alone, at height 1
+                top = pile[-1] if pile else -1
+                if top != self._pile_top:
+                    if self._pile_top >= 0:
+                        counts[at + self._pile_top] = 0.0
+                    if top >= 0:
+                        counts[at + top] = 1.0
+                    self._pile_top = top
         taken = deal.taken if deal.taken >= 0 else deal.pending
         if taken != self._taken:
             if self._taken >= 0:
@@ -440,12 +464,13 @@ class SeatEncoder:
         if table != melds:
             self._change(5, [c for m in melds for c in m.cards],
                          [c for m in table for c in m.cards], True)
+            planes = encoder.layout.meld_planes
             for m, meld in enumerate(table):
                 if m >= len(melds) or meld is not melds[m]:
-                    self._change(layout.meld_planes + m, _meld_entries(melds[m])
+                    self._change(planes + m, _meld_entries(melds[m])
                                  if m < len(melds) else (), _meld_entries(meld), False)
             for m in range(len(table), len(melds)):
-                self._change(layout.meld_planes + m, _meld_entries(melds[m]), (), False)
+                self._change(planes + m, _meld_entries(melds[m]), (), False)
             self._melds = table[:]
             self._table_cards = sum(len(m.cards) for m in table)
         record = deal.public_record()
@@ -457,25 +482,26 @@ class SeatEncoder:
         else:
             self._read_known(record)
         self._write_scalars(deal, totals, choosing)
-        vector = self._vector
-        return vector.copy() if self._weights is None else vector * self._weights
+        if self._weights is None:
+            return self._vector.copy()
+        return self._vector * self._weights
 
     def _follow_known(self, changes: KnownChange | None, n: int) -> None:
         """Count the newest ``n`` changes of the cards each seat is known to hold, newest
         first (each adds to a count, so their order does not matter; the others' known
         cards are placed: the unseen plane counts them the other way)."""
-        counts = self._counts
-        layout = self._encoder.layout
-        p = layout.players
-        unseen = self._encoder._unseen
+        counts = self._cells
+        encoder = self._encoder
+        p = encoder._players
+        unseen = encoder._unseen
+        opponents = encoder._opponents
         seat = self._seat
         for _ in range(n):
             assert changes is not None
-            _, s, c, d = changes
-            changes = cast("KnownChange | None", changes[0])
+            changes, s, c, d = changes  # type: ignore[assignment]
             r = (s - seat) % p
             if r:
-                counts[(layout.opponent_planes + r - 1) * CARD_CODES + c] += d
+                counts[opponents[r] + c] += d
                 counts[unseen + c] -= d
             else:
                 counts[6 * CARD_CODES + c] += d
@@ -485,7 +511,7 @@ class SeatEncoder:
         the encoder): each plane compared with them card by card."""
         layout = self._encoder.layout
         p = layout.players
-        counts = self._counts
+        counts = self._cells
         for r in range(p):
             plane = 6 if r == 0 else layout.opponent_planes + r - 1
             at = plane * CARD_CODES
@@ -501,23 +527,20 @@ class SeatEncoder:
         phase, the mover, the sizes of the hands, the stock and the pile) each time, the
         others only when what they are made of changed."""
         encoder = self._encoder
-        counts = self._counts
-        seat = self._seat
-        p = encoder._players
-        at = encoder._cards
+        counts = self._cells
         phase = deal.phase
         key = (phase, deal.to_move, deal.dealer, bool(choosing))
         flags = self._flags.get(key)
         if flags is None:
-            flags = self._flags[key] = array("f", _flags(phase, key[1], key[2], seat, p,
-                                                         key[3]))
-        at_sizes = at + 3 + 2 * p
+            flags = self._flags[key] = array("f", _flags(phase, key[1], key[2], self._seat,
+                                                         encoder._players, key[3]))
+        at, at_sizes, at_slow = encoder._scalar_places
         counts[at:at_sizes] = flags
         deck = encoder.deck
         hands = deal.hands
-        for r, s in enumerate(encoder._orders[seat]):
+        order = encoder._orders[self._seat]
+        for r, s in enumerate(order):
             counts[at_sizes + r] = len(hands[s]) / deck
-        at_slow = at_sizes + p
         counts[at_slow] = len(deal.stock) / deck
         counts[at_slow + 1] = len(deal.pile) / deck
         # The rest changes only when a card reaches the table (an opening, a seat that
@@ -529,7 +552,6 @@ class SeatEncoder:
             return
         self._slow = slow
         self._totals = list(totals)
-        order = encoder._orders[seat]
         scale = encoder._scale
         active = deal.active
         rules = encoder.rules
@@ -545,6 +567,11 @@ class SeatEncoder:
         ])
 
 
+def _cells(counts: array[float]) -> memoryview[float]:
+    """A float view of ``counts`` (through bytes: a view's format changes only so)."""
+    return memoryview(counts).cast("B").cast("f")
+
+
 def _seat_encoder(encoder: Encoder, seat: int, state: dict[str, object]) -> SeatEncoder:
     """The seat encoder that :meth:`SeatEncoder.__reduce__` took apart; a copy gets its own
     array, and the view is made over it."""
@@ -552,6 +579,7 @@ def _seat_encoder(encoder: Encoder, seat: int, state: dict[str, object]) -> Seat
     for name, value in state.items():
         setattr(made, name, value)
     made._vector = np.frombuffer(made._counts, dtype=np.float32)
+    made._cells = _cells(made._counts)
     return made
 
 
