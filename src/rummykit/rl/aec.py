@@ -136,6 +136,8 @@ class RummyEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZ
         self.reward_kind: RewardKind = reward
         self.illegal_reward = None if illegal_reward is None else float(illegal_reward)
         self.codec = ActionCodec(self.rules)
+        self._one_step = [self.codec.one_step(i) for i in range(self.codec.size)]
+        """The engine action of each index that plays one (None for a meld's steps)."""
         self.encoder = Encoder(self.rules, players)
         self._seat_encoders = [SeatEncoder(self.encoder, seat) for seat in range(players)]
         self._seat_of = {f"player_{i}": i for i in range(players)}
@@ -278,15 +280,15 @@ class RummyEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZ
             played = Action("meld", self._choosing)
             self._choosing = ()
         else:
-            found = self.codec.one_step(index)
+            found = self._one_step[index]
             assert found is not None
             played = found
         match = self.match
         deal = match.deal
         match.push(played)
-        if deal.is_over:
+        if deal.phase == "over":
             self._deal_over(deal)
-        if not any(self.terminations.values()):
+        if not self.terminations[agent]:  # (every agent's ends at once)
             self._new_position()
         else:
             self._observed = {}
