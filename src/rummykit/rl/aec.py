@@ -242,12 +242,11 @@ class RummyEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZ
         kept = self._observed.get(agent)
         if kept is not None:
             return kept
-        assert self.match is not None
-        seat = self._seat_of[agent]
-        mover = agent == self.agent_selection and not self.terminations.get(agent, True)
         match = self.match
+        assert match is not None
+        mover = agent == self.agent_selection and not self.terminations.get(agent, True)
         out: Observation = {
-            "observation": self._seat_encoders[seat].encode(
+            "observation": self._seat_encoders[self._seat_of[agent]].encode(
                 match.deal, match.totals, self._choosing if mover else ()),
             "action_mask": np.array(self._mask if mover else self._no_mask, dtype=np.int8),
         }
@@ -259,7 +258,8 @@ class RummyEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZ
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        assert self.match is not None
+        match = self.match
+        assert match is not None
         if action is None:
             raise IllegalActionError(f"{agent} is to move: None is no action",
                                      code="malformed-action")
@@ -276,14 +276,13 @@ class RummyEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]  # PettingZ
         if MELD_CARD <= index < LAY_MELD:
             self._choose(index - MELD_CARD)
             return
+        played: Action | None
         if index == LAY_MELD:
             played = Action("meld", self._choosing)
             self._choosing = ()
         else:
-            found = self._one_step[index]
-            assert found is not None
-            played = found
-        match = self.match
+            played = self._one_step[index]
+            assert played is not None
         deal = match.deal
         match.push(played)
         if deal.phase == "over":

@@ -47,7 +47,7 @@ import numpy.typing as npt
 
 from rummykit.cards import JOKER_CODE
 from rummykit.engine.deal import Deal
-from rummykit.engine.knowledge import KnownChange, Tracker
+from rummykit.engine.knowledge import Tracker
 from rummykit.engine.match import Match
 from rummykit.engine.melds import Meld
 from rummykit.engine.views import Sight, sight
@@ -474,37 +474,30 @@ class SeatEncoder:
             self._melds = table[:]
             self._table_cards = sum(len(m.cards) for m in table)
         record = deal.public_record()
-        if record is self._record:
-            count = record.change_count
-            if count != self._known_count:
-                self._follow_known(record.changes, count - self._known_count)
-                self._known_count = count
-        else:
+        if record is not self._record:
             self._read_known(record)
+        elif record.change_count != self._known_count:
+            # The newest changes of the cards each seat is known to hold, newest first
+            # (each adds to a count, so their order does not matter; the others' known
+            # cards are placed: the unseen plane counts them the other way).
+            changes = record.changes
+            seat = self._seat
+            p = encoder._players
+            opponents = encoder._opponents
+            unseen = encoder._unseen
+            for _ in range(record.change_count - self._known_count):
+                changes, s, c, d = changes  # type: ignore[assignment,misc]
+                r = (s - seat) % p
+                if r:
+                    counts[opponents[r] + c] += d
+                    counts[unseen + c] -= d
+                else:
+                    counts[6 * CARD_CODES + c] += d
+            self._known_count = record.change_count
         self._write_scalars(deal, totals, choosing)
         if self._weights is None:
             return self._vector.copy()
         return self._vector * self._weights
-
-    def _follow_known(self, changes: KnownChange | None, n: int) -> None:
-        """Count the newest ``n`` changes of the cards each seat is known to hold, newest
-        first (each adds to a count, so their order does not matter; the others' known
-        cards are placed: the unseen plane counts them the other way)."""
-        counts = self._cells
-        encoder = self._encoder
-        p = encoder._players
-        unseen = encoder._unseen
-        opponents = encoder._opponents
-        seat = self._seat
-        for _ in range(n):
-            assert changes is not None
-            changes, s, c, d = changes  # type: ignore[assignment]
-            r = (s - seat) % p
-            if r:
-                counts[opponents[r] + c] += d
-                counts[unseen + c] -= d
-            else:
-                counts[6 * CARD_CODES + c] += d
 
     def _read_known(self, record: Tracker) -> None:
         """Make the known planes count ``record``'s known cards (a new deal, or a copy of
