@@ -12,6 +12,7 @@ import copy
 import importlib.machinery
 import pickle
 import random
+import sys
 
 import pytest
 
@@ -108,3 +109,42 @@ def test_deals_matches_and_knowledge_survive_pickle_and_deepcopy(name: str, how:
         assert state(matched.deal) == state(match.deal)
         knowledge = match.deal.knowledge(0)
         assert again(knowledge) == knowledge
+
+
+@pytest.mark.parametrize("how", ["pickle", "deepcopy"])
+def test_a_deal_whose_record_holds_more_changes_than_the_recursion_limit_survives(
+        how: str) -> None:
+    """The public record keeps the changes of the known cards as a chain, newest first;
+    a deal of many draws from the pile makes it longer than the interpreter's recursion
+    limit, and a pickle or a deep copy of the deal (or of a match holding it) still
+    carries it whole: the same known cards, the same changes, and the same play after."""
+    limit = sys.getrecursionlimit()
+    rng = random.Random(6)
+    match = Match(preset("basic"), players=2, seed=6)
+    deal = match.deal
+    record = deal.public_record()
+    while record.change_count <= limit:
+        assert not deal.is_over, "the deal ended before its record was long enough"
+        legal = deal.legal_actions()
+        pile = [a for a in legal if a.kind == "draw-pile"]
+        match.push(pile[0] if pile and rng.random() < 0.9 else rng.choice(legal))
+        record = deal.public_record()
+
+    def again(value: object) -> object:
+        return pickle.loads(pickle.dumps(value)) if how == "pickle" else copy.deepcopy(value)
+
+    restored = again(deal)
+    matched = again(match)
+    assert isinstance(restored, Deal) and isinstance(matched, Match)
+    for other in (restored, matched.deal):
+        theirs = other.public_record()
+        assert theirs.change_count == record.change_count
+        assert theirs.known_changes(0) == record.known_changes(0)
+        assert other.known_cards() == deal.known_cards()
+        assert state(other) == state(deal)
+    while not deal.is_over:
+        action = rng.choice(deal.legal_actions())
+        for game in (deal, restored, matched.deal):
+            game.push(action)
+            assert game.known_cards() == deal.known_cards()
+    assert restored.result == deal.result == matched.deal.result

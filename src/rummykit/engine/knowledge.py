@@ -97,12 +97,16 @@ class Knowledge:
         return tuple(sorted(c for group in self.hidden for c in group.cards))
 
 
+_TRACKER_FIELDS: Final = ("_known_cards", "change_count", "changes", "done", "events_done",
+                          "groups", "known", "pile", "slots", "stock")
+"""Every attribute of a :class:`Tracker`."""
+
+
 class Tracker:
     """The public record of one deal, followed action by action (see the module's
     description). The deal keeps one and brings it up to date when asked."""
 
-    __slots__ = ("_known_cards", "change_count", "changes", "done", "events_done", "groups",
-                 "known", "pile", "slots", "stock")
+    __slots__ = _TRACKER_FIELDS
 
     done: int
     """Actions of the deal followed so far."""
@@ -139,6 +143,14 @@ class Tracker:
                                                                      deal.rules.jokers))
         never_seen.subtract(layout.pile)
         self.groups = [+never_seen]
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        """For pickle and ``copy.deepcopy``: the fields, with the changes as a flat list
+        (their chain is as long as the deal's changes of the known cards, too deep to take
+        apart link by link), made into a tracker again by :func:`_remade_tracker`."""
+        fields = {name: getattr(self, name) for name in _TRACKER_FIELDS
+                  if name not in ("changes", "change_count")}
+        return _remade_tracker, (fields, self.known_changes(0))
 
     def copy(self) -> Tracker:
         new = Tracker()
@@ -343,3 +355,17 @@ class Tracker:
             for place in group.stock:
                 new.stock[len(new.stock) - 1 - place] = -(g + 1)
         return new
+
+
+def _remade_tracker(fields: dict[str, object], changes: list[tuple[int, int, int]]) -> Tracker:
+    """The tracker that :meth:`Tracker.__reduce__` took apart, its chain of changes linked
+    again oldest first."""
+    tracker = Tracker()
+    for name, value in fields.items():
+        setattr(tracker, name, value)
+    chain: KnownChange | None = None
+    for seat, card, delta in changes:
+        chain = (chain, seat, card, delta)
+    tracker.changes = chain
+    tracker.change_count = len(changes)
+    return tracker
