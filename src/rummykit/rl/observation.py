@@ -424,9 +424,28 @@ class SeatEncoder:
         totals and ``choosing`` the cards picked for a new meld."""
         encoder = self._encoder
         counts = self._cells
-        hand = deal.hands[self._seat]
-        if hand != self._hand:
-            self._change(0, self._hand, hand, True)
+        seat = self._seat
+        hand = deal.hands[seat]
+        old = self._hand
+        if hand != old:
+            # Written here, the two changes of almost every action: a card drawn (added at
+            # the end) and a card discarded (one gone; one copy of each card).
+            k = len(old)
+            if len(hand) == k + 1 and hand[:k] == old:
+                c = hand[k]
+                counts[c] += 1.0
+                counts[encoder._unseen + c] -= 1.0
+            else:
+                # (With one copy of each card, one card of the old hand missing from the
+                # new, one card shorter, is the one change.)
+                gone = (set(old).difference(hand) if len(hand) + 1 == k and self._unique
+                        else ())
+                if len(gone) == 1:
+                    c = min(gone)
+                    counts[c] -= 1.0
+                    counts[encoder._unseen + c] += 1.0
+                else:
+                    self._change(0, old, hand, True)
             self._hand = hand[:]
         if choosing != self._choosing:
             self._change(1, self._choosing, choosing, False)
@@ -494,7 +513,32 @@ class SeatEncoder:
                 else:
                     counts[6 * CARD_CODES + c] += d
             self._known_count = record.change_count
-        self._write_scalars(deal, totals, choosing)
+        # The scalars that change at almost every action (the phase, the mover, the sizes
+        # of the hands, the stock and the pile), each seat's list turned to start at this
+        # seat as Encoder.encode makes them.
+        phase = deal.phase
+        key = (phase, deal.to_move, deal.dealer, bool(choosing))
+        flags = self._flags.get(key)
+        if flags is None:
+            flags = self._flags[key] = array("f", _flags(phase, key[1], key[2], seat,
+                                                         encoder._players, key[3]))
+        at, at_sizes, at_slow = encoder._scalar_places
+        counts[at:at_sizes] = flags
+        deck = encoder.deck
+        hands = deal.hands
+        for r, s in enumerate(encoder._orders[seat]):
+            counts[at_sizes + r] = len(hands[s]) / deck
+        counts[at_slow] = len(deal.stock) / deck
+        counts[at_slow + 1] = len(pile) / deck
+        # The rest changes only when a card reaches the table (an opening, a seat that
+        # laid: each turns at the end of a turn that laid cards, or at the deal's end), a
+        # turn ends, the stock is turned or refilled, or a deal or the totals change.
+        slow = (deal, phase == "over", self._table_cards, deal.turn_melds, deal.turn_laid,
+                deal.turn_value, deal.turn_overs_used, deal.refills_used)
+        if slow != self._slow or totals != self._totals:
+            self._slow = slow
+            self._totals = list(totals)
+            self._write_slow_scalars(deal, totals)
         if self._weights is None:
             return self._vector.copy()
         return self._vector * self._weights
@@ -513,42 +557,17 @@ class SeatEncoder:
         self._record = record
         self._known_count = record.change_count
 
-    def _write_scalars(self, deal: Deal, totals: Sequence[int], choosing: tuple[int, ...]
-                       ) -> None:
-        """Write the scalar features (as :meth:`Encoder.encode` makes them, each seat's
-        list turned to start at this seat): those that change at almost every action (the
-        phase, the mover, the sizes of the hands, the stock and the pile) each time, the
-        others only when what they are made of changed."""
+    def _write_slow_scalars(self, deal: Deal, totals: Sequence[int]) -> None:
+        """Write the scalars that change seldom (see :meth:`encode`): the melds on the
+        table, who opened, laid and is dealt in, the totals, this turn's melds and opening
+        points, the turn-overs and refills used."""
         encoder = self._encoder
-        counts = self._cells
-        phase = deal.phase
-        key = (phase, deal.to_move, deal.dealer, bool(choosing))
-        flags = self._flags.get(key)
-        if flags is None:
-            flags = self._flags[key] = array("f", _flags(phase, key[1], key[2], self._seat,
-                                                         encoder._players, key[3]))
-        at, at_sizes, at_slow = encoder._scalar_places
-        counts[at:at_sizes] = flags
-        deck = encoder.deck
-        hands = deal.hands
         order = encoder._orders[self._seat]
-        for r, s in enumerate(order):
-            counts[at_sizes + r] = len(hands[s]) / deck
-        counts[at_slow] = len(deal.stock) / deck
-        counts[at_slow + 1] = len(deal.pile) / deck
-        # The rest changes only when a card reaches the table (an opening, a seat that
-        # laid: each turns at the end of a turn that laid cards, or at the deal's end), a
-        # turn ends, the stock is turned or refilled, or a deal or the totals change.
-        slow = (deal, phase == "over", self._table_cards, deal.turn_melds, deal.turn_laid,
-                deal.turn_value, deal.turn_overs_used, deal.refills_used)
-        if slow == self._slow and totals == self._totals:
-            return
-        self._slow = slow
-        self._totals = list(totals)
+        at_slow = encoder._scalar_places[2]
         scale = encoder._scale
         active = deal.active
         rules = encoder.rules
-        counts[at_slow + 2:] = array("f", [
+        self._cells[at_slow + 2:] = array("f", [
             len(deal.table) / encoder._max_melds,
             *[deal.opened(s) for s in order], *[deal.has_laid(s) for s in order],
             *[active[s] for s in order],
