@@ -451,8 +451,20 @@ class SeatEncoder:
             self._change(1, self._choosing, choosing, False)
             self._choosing = choosing
         pile = deal.pile
-        if pile != self._pile:
-            self._change(3, self._pile, pile, True)
+        old = self._pile
+        if pile != old:
+            # A discard (a card on top) and a draw (the top card gone) written here.
+            k = len(old)
+            if len(pile) == k + 1 and pile[:k] == old:
+                c = pile[k]
+                counts[3 * CARD_CODES + c] += 1.0
+                counts[encoder._unseen + c] -= 1.0
+            elif len(pile) + 1 == k and old[:-1] == pile:
+                c = old[-1]
+                counts[3 * CARD_CODES + c] -= 1.0
+                counts[encoder._unseen + c] += 1.0
+            else:
+                self._change(3, old, pile, True)
             self._pile = pile[:]
             at = 2 * CARD_CODES
             if encoder.rules.draw_pile == "any":
