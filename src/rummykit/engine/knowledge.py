@@ -173,13 +173,10 @@ class Tracker:
         events = deal.events
         count = deal.move_count
         done = self.done
-        if self.events_done == len(events):
-            if done == count:
-                return
-            if done + 1 == count:  # one new action and no stock event: the common case
-                self.follow(*deal.last_move())
-                self.done = count
-                return
+        if done == count and self.events_done == len(events):
+            return
+        # (One new action and no stock event, the common case, is followed by
+        # Deal.public_record without coming here.)
         for i, (seat, action) in enumerate(deal.moves_since(done), done):
             self._events_before(events, i)
             self.follow(seat, action)

@@ -381,18 +381,6 @@ class SeatEncoder:
                 if placed:
                     counts[unseen + c] -= 1.0
             return
-        if k == len(new) + 1 and self._unique:  # one card gone (a discard, a lay-off)
-            for i, c in enumerate(new):
-                if old[i] != c:
-                    break
-            else:
-                i = len(new)
-            if old[i + 1:] == new[i:]:
-                c = old[i]
-                counts[at + c] -= 1.0
-                if placed:
-                    counts[unseen + c] += 1.0
-                return
         if old[:len(new)] == new:  # cards taken from the top
             for c in old[len(new):]:
                 counts[at + c] -= 1.0
