@@ -24,6 +24,7 @@ COMPILED = [
     "src/rummykit/engine/deal.py",
     "src/rummykit/engine/finish.py",
     "src/rummykit/engine/knowledge.py",
+    "src/rummykit/engine/legal.py",
     "src/rummykit/engine/sampling.py",
     "src/rummykit/engine/shuffle.py",
     "src/rummykit/bots/rollout.py",

@@ -51,6 +51,7 @@ from rummykit.engine.layout import (
     refill_rng,
     shuffle,
 )
+from rummykit.engine.legal import LegalActions
 from rummykit.engine.melds import (
     Meld,
     find_melds,
@@ -1038,30 +1039,6 @@ def _remade(fields: dict[str, object], moves: Sequence[tuple[int, Action]]) -> D
         setattr(deal, name, value)
     deal._set_moves(moves)
     return deal
-
-
-class LegalActions:
-    """A view of the legal actions: ``len``, iteration and ``in`` (checked without listing)."""
-
-    __slots__ = ("_actions", "_deal")
-
-    def __init__(self, deal: Deal) -> None:
-        self._deal = deal
-        self._actions: list[Action] | None = None
-
-    def _list(self) -> list[Action]:
-        if self._actions is None:
-            self._actions = self._deal.legal_actions()
-        return self._actions
-
-    def __contains__(self, action: object) -> bool:
-        return isinstance(action, Action) and self._deal.can(action)
-
-    def __iter__(self) -> Iterator[Action]:
-        return iter(self._list())
-
-    def __len__(self) -> int:
-        return len(self._list())
 
 
 # -- helpers -------------------------------------------------------------------------
